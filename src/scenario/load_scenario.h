@@ -1,0 +1,39 @@
+// Reads a scenario YAML file, applies `--set` overrides, checks every value and returns the
+// validated spec. All problems of a file are collected and thrown together.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scenario/spec.h"
+
+namespace uwsim::scenario {
+
+// One problem in the user's input. line and column are 1-based; 0 when unknown (for example
+// a problem in a --set argument, where `file` names the argument instead).
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string message;  // "bodies[0].mass: expected a positive number, got -1"
+};
+
+// "file:line:column: error: message" (line/column omitted when 0).
+std::string format(const Diagnostic& d);
+
+class ScenarioError : public std::runtime_error {
+ public:
+  explicit ScenarioError(std::vector<Diagnostic> diagnostics);
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// `overrides` are "key.path=value" strings as given to --set; list items are addressed by
+// their `name` (bodies.rov.mass) or by index (bodies.0.mass); the value is parsed as YAML.
+// Throws ScenarioError (and nothing else) for any problem of the input.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+}  // namespace uwsim::scenario

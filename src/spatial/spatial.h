@@ -1,0 +1,87 @@
+// Spatial (6-D) vector algebra in Featherstone's [angular; linear] ordering.
+// References: [RBDA] Featherstone 2008, Sec. 2.9 (cross products), Sec. 2.13 (rigid-body
+// inertia); [Fossen2011] Sec. 3.3 (rigid-body inertia at the body origin).
+//
+// Names carry frames (monogram notation, see README "Frames and names"):
+//   V_WB_B  spatial velocity of body B in world W, expressed in B: [ω; v]
+//   F_Bo_B  spatial force about B's origin, expressed in B:        [n; f]
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products
+
+namespace uwsim::spatial {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+
+inline Vec3 angular(const Vec6& s) { return s.head<3>(); }
+inline Vec3 linear(const Vec6& s) { return s.tail<3>(); }
+
+inline Vec6 make_spatial(const Vec3& angular_part, const Vec3& linear_part) {
+  Vec6 s;
+  s << angular_part, linear_part;
+  return s;
+}
+
+// S(a) b = a × b.
+inline Mat3 skew(const Vec3& a) {
+  Mat3 S;
+  S << 0.0, -a.z(), a.y(),  //
+      a.z(), 0.0, -a.x(),   //
+      -a.y(), a.x(), 0.0;
+  return S;
+}
+
+// Motion cross product v × m = [ω×m_ω; ω×m_v + v×m_ω]   [RBDA eq. 2.31]
+inline Vec6 cross_motion(const Vec6& v, const Vec6& m) {
+  const Vec3 w = angular(v), u = linear(v);
+  return make_spatial(w.cross(angular(m)), w.cross(linear(m)) + u.cross(angular(m)));
+}
+
+// Force cross product v ×* f = [ω×n + v×f; ω×f]   [RBDA eq. 2.32]
+// With f = M v this is the Coriolis–centripetal wrench of Kirchhoff's equations, which is
+// Fossen's C(ν)ν for both the rigid body and the added mass [Fossen2011 eq. 6.43, 6.55].
+inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
+  const Vec3 w = angular(v), u = linear(v);
+  return make_spatial(w.cross(angular(f)) + u.cross(linear(f)), w.cross(linear(f)));
+}
+
+// A force f applied at point p (both in frame B) as a spatial force about B's origin.
+inline Vec6 force_at_point(const Vec3& p_BoP_B, const Vec3& f_B) {
+  return make_spatial(p_BoP_B.cross(f_B), f_B);
+}
+
+// Rigid-body spatial inertia about the body origin Bo, from the mass m, the CG position c
+// and the inertia about the CG, I_c:  [I_c − m S(c)², m S(c); −m S(c), m 1]   [RBDA eq. 2.63]
+// (Fossen's M_RB of [Fossen2011 eq. 3.44] with its blocks reordered.)
+inline Mat6 rigid_body_inertia(double m, const Vec3& p_BoBcm_B, const Mat3& I_Bcm_B) {
+  const Mat3 S = skew(p_BoBcm_B);
+  Mat6 M;
+  M.topLeftCorner<3, 3>() = I_Bcm_B - m * S * S;
+  M.topRightCorner<3, 3>() = m * S;
+  M.bottomLeftCorner<3, 3>() = -m * S;
+  M.bottomRightCorner<3, 3>() = m * Mat3::Identity();
+  return M;
+}
+
+// Fossen ordering [linear; angular] ([u v w p q r], M_A, D) ↔ spatial [angular; linear].
+// The permutation is its own inverse; these are the only two places that reorder.
+inline Vec6 from_fossen_order(const Vec6& x) { return make_spatial(x.tail<3>(), x.head<3>()); }
+inline Vec6 to_fossen_order(const Vec6& s) {
+  Vec6 x;
+  x << s.tail<3>(), s.head<3>();
+  return x;
+}
+inline Mat6 from_fossen_order(const Mat6& A) {
+  Mat6 S;
+  S.topLeftCorner<3, 3>() = A.bottomRightCorner<3, 3>();
+  S.topRightCorner<3, 3>() = A.bottomLeftCorner<3, 3>();
+  S.bottomLeftCorner<3, 3>() = A.topRightCorner<3, 3>();
+  S.bottomRightCorner<3, 3>() = A.topLeftCorner<3, 3>();
+  return S;
+}
+
+}  // namespace uwsim::spatial

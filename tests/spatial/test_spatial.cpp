@@ -1,0 +1,78 @@
+// Spatial algebra against Fossen's matrix forms, assembled independently in Fossen order.
+#include <doctest/doctest.h>
+
+#include "spatial/rotation.h"
+#include "spatial/spatial.h"
+
+using namespace uwsim::spatial;
+
+namespace {
+
+const Vec3 kCg(0.03, -0.02, 0.05);
+const double kMass = 11.5;
+
+Mat3 inertia_about_cg() {
+  Mat3 I;
+  I << 0.21, 0.01, -0.02, 0.01, 0.35, 0.015, -0.02, 0.015, 0.28;
+  return I;
+}
+
+// [Fossen2011 eq. 3.44]: M_RB = [m I, −m S(r_g); m S(r_g), I_o], I_o = I_g − m S(r_g)²
+Mat6 fossen_M_RB() {
+  Mat6 M;
+  const Mat3 S = skew(kCg);
+  M << kMass * Mat3::Identity(), -kMass * S, kMass * S, inertia_about_cg() - kMass * S * S;
+  return M;
+}
+
+}  // namespace
+
+TEST_CASE("spatial: rigid_body_inertia is Fossen's M_RB (eq. 3.44) with its blocks reordered") {
+  const Mat6 spatial_M = rigid_body_inertia(kMass, kCg, inertia_about_cg());
+  CHECK((from_fossen_order(fossen_M_RB()) - spatial_M).norm() < 1e-14);
+  CHECK((spatial_M - spatial_M.transpose()).norm() < 1e-14);
+}
+
+TEST_CASE("spatial: ν ×* (M_RB ν) equals Fossen's C_RB(ν)ν (eq. 3.60, velocity-independent form)") {
+  const Vec6 nu = (Vec6() << 0.4, -0.2, 0.3, 0.8, -0.6, 0.5).finished();  // Fossen order
+  const Vec3 w = nu.tail<3>();
+  const Mat3 Io = inertia_about_cg() - kMass * skew(kCg) * skew(kCg);
+  Mat6 C;
+  C << kMass * skew(w), -kMass * skew(w) * skew(kCg), kMass * skew(kCg) * skew(w), -skew(Io * w);
+  const Vec6 expected = C * nu;
+  const Vec6 V = from_fossen_order(nu);
+  const Vec6 actual = to_fossen_order(cross_force(V, rigid_body_inertia(kMass, kCg, inertia_about_cg()) * V));
+  CHECK((actual - expected).norm() < 1e-13);
+}
+
+TEST_CASE("spatial: the force cross product does no work: Vᵀ(V ×* f) = 0, and ×* = −(×)ᵀ") {
+  const Vec6 V = (Vec6() << 0.3, -1.2, 0.7, 2.0, 0.1, -0.4).finished();
+  const Vec6 f = (Vec6() << 1.5, 0.2, -0.9, 0.4, 3.0, 1.1).finished();
+  CHECK(std::abs(V.dot(cross_force(V, f))) < 1e-14);
+  Mat6 crm, crf;
+  for (int i = 0; i < 6; ++i) {
+    crm.col(i) = cross_motion(V, Vec6::Unit(i));
+    crf.col(i) = cross_force(V, Vec6::Unit(i));
+  }
+  CHECK((crf + crm.transpose()).norm() < 1e-15);
+}
+
+TEST_CASE("rotation: quaternion, rotation matrix and ZYX Euler angles agree with Eigen") {
+  const double roll = 0.3, pitch = -0.7, yaw = 2.5;
+  const Eigen::Matrix3d R_expected = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(pitch, Vec3::UnitY()) *
+                                      Eigen::AngleAxisd(roll, Vec3::UnitX())).toRotationMatrix();
+  const Quat q = quaternion_from_euler_zyx(roll, pitch, yaw);
+  CHECK(std::abs(q.norm() - 1.0) < 1e-15);
+  CHECK((rotation_from_quaternion(q) - R_expected).norm() < 1e-14);
+  CHECK((euler_zyx_from_rotation(R_expected) - Vec3(roll, pitch, yaw)).norm() < 1e-13);
+}
+
+TEST_CASE("rotation: q̇ = ½ q ⊗ [0, ω] matches the finite difference of a constant-rate rotation") {
+  const Quat q = quaternion_from_euler_zyx(0.2, 0.1, -0.5);
+  const Vec3 w_B(0.3, -0.8, 0.5);
+  const double dt = 1e-6;
+  const Eigen::Quaterniond q0(q[0], q[1], q[2], q[3]);
+  const Eigen::Quaterniond q1 = q0 * Eigen::Quaterniond(Eigen::AngleAxisd(w_B.norm() * dt, w_B.normalized()));
+  const Quat finite_difference = (Quat(q1.w(), q1.x(), q1.y(), q1.z()) - q) / dt;
+  CHECK((quaternion_rate(q, w_B) - finite_difference).norm() < 1e-6);
+}
