@@ -1,0 +1,44 @@
+// The fluid and restoring wrench on one rigid body, everything that is not proportional to
+// its acceleration (the added mass M_A itself sits in the inertia; see pipeline.h).
+// References: [Fossen2011] eq. 6.43 and 6.55 (C_RB, C_A), Sec. 10.3 (relative velocity and a
+// constant irrotational current), eq. 4.6 (restoring); [Nielsen2018] eq. 7.
+//
+// With ν_r = ν − ν_c the velocity relative to the water (ν_c = [R_WBᵀ V_c; 0], Fossen order):
+//   (M_RB + M_A) ν̇ = τ − C_RB(ν)ν − C_A(ν_r)ν_r − D(ν_r)ν_r − g(η) + M_A ν̇_c        (1)
+// where ν̇_c = [−ω × v_c; 0] is the body-frame rate of the current seen from the turning body.
+// In spatial form C(ν)ν = ν ×* (M ν) for both inertias (spatial.h). D(ν_r)ν_r is linear plus
+// quadratic, diagonal: D_l ν_r + D_q |ν_r| ν_r (element-wise), at the body origin.
+// Not modelled: off-diagonal damping, wave and free-surface effects, rotational currents.
+#pragma once
+
+#include "model/model.h"
+
+namespace uwsim::dynamics {
+
+using spatial::Mat3;
+using spatial::Vec3;
+using spatial::Vec6;
+
+// Kinematic quantities of one body at one instant, all in the body frame B.
+struct BodyMotion {
+  Mat3 R_WB;          // body → NED
+  Vec6 V_WB_B;        // spatial velocity [ω; v]
+  Vec6 V_rel_B;       // velocity relative to the water, [ω; v − R_WBᵀ V_c]
+  Vec6 A_current_B;   // ν̇_c in spatial order: [0; −ω × v_c]
+};
+
+BodyMotion body_motion(const Mat3& R_WB, const Vec6& V_WB_B, const Vec3& current_W);
+
+// −C_RB(ν)ν in spatial form: −V ×* (M_RB V)   (1)
+Vec6 rigid_body_coriolis(const model::Body& body, const BodyMotion& motion);
+
+// −C_A(ν_r)ν_r + M_A ν̇_c   (1)
+Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion);
+
+// −D(ν_r)ν_r   (1)
+Vec6 damping(const model::Body& body, const BodyMotion& motion);
+
+// −g(η): weight W at the CG along +z_W, buoyancy B at the CB along −z_W   [Fossen2011 eq. 4.6]
+Vec6 restoring(const model::Body& body, const Mat3& R_WB);
+
+}  // namespace uwsim::dynamics

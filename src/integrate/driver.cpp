@@ -1,0 +1,188 @@
+// References: [Hairer1993] Dormand–Prince 5(4) with dense output; Boost.Odeint 1.74 steppers.
+#include "integrate/driver.h"
+
+#include <algorithm>
+#include <boost/numeric/odeint.hpp>
+#include <cmath>
+
+#include "dynamics/pipeline.h"
+#include "integrate/state_check.h"
+
+namespace uwsim::integrate {
+
+namespace odeint = boost::numeric::odeint;
+using StateVector = std::vector<double>;
+
+namespace {
+
+// The right-hand side as Odeint sees it, with the force schedule frozen for one segment.
+struct RightHandSide {
+  const model::Model* model;
+  dynamics::Workspace* workspace;
+  double schedule_time;
+  void operator()(const StateVector& x, StateVector& xdot, double /*t*/) const {
+    dynamics::evaluate(*model, schedule_time, x.data(), xdot.data(), *workspace);
+  }
+};
+
+class Run {
+ public:
+  Run(const model::Model& model, const Settings& settings, SampleSink& sink,
+      const std::atomic<bool>* stop)
+      : model_(model), settings_(settings), sink_(sink), stop_(stop), workspace_(model),
+        rhs_{&model, &workspace_, 0.0},
+        x_(model.x0), x_sample_(model.x0.size()), xdot_sample_(model.x0.size()),
+        last_sample_index_(static_cast<long>(std::ceil(settings.duration * settings.output_rate - 1e-9))) {
+    for (double t : model.discontinuities()) {
+      if (t > 0.0 && t < settings.duration) segment_ends_.push_back(t);
+    }
+    segment_ends_.push_back(settings.duration);
+  }
+
+  RunResult execute() {
+    emit_sample(0.0, x_);
+    double t = 0.0;
+    for (double t_end : segment_ends_) {
+      rhs_.schedule_time = t;
+      const bool finished = settings_.method == Method::rk4 ? rk4_segment(t, t_end)
+                                                             : dopri5_segment(t, t_end);
+      if (!finished) return result_;
+      t = t_end;
+    }
+    result_.outcome = Outcome::completed;
+    return result_;
+  }
+
+ private:
+  // k / output_rate, with the last sample exactly at the end time.
+  double sample_time(long k) const {
+    return k >= last_sample_index_ ? settings_.duration
+                                   : static_cast<double>(k) / settings_.output_rate;
+  }
+  bool samples_left() const { return next_sample_ <= last_sample_index_; }
+  bool stop_requested() const { return stop_ && stop_->load(std::memory_order_relaxed); }
+
+  void emit_sample(double t, const StateVector& x) {
+    std::copy(x.begin(), x.end(), x_sample_.begin());
+    dynamics::normalize_quaternions(model_, x_sample_.data());
+    dynamics::evaluate(model_, t, x_sample_.data(), xdot_sample_.data(), workspace_);
+    sink_.on_sample(t, x_sample_.data(), xdot_sample_.data());
+    result_.end_time = t;
+    ++next_sample_;
+  }
+
+  bool diverged(double t, const StateVector& x) {
+    const auto problem = find_divergence(model_, x.data());
+    if (!problem) return false;
+    result_.outcome = Outcome::diverged;
+    result_.message = *problem + " at t = " + std::to_string(t) + " s";
+    return true;
+  }
+
+  bool interrupted(double t, const StateVector& x) {
+    if (!stop_requested()) return false;
+    if (result_.end_time < t) emit_sample(t, x);
+    result_.outcome = Outcome::interrupted;
+    return true;
+  }
+
+  // Classic RK4 from t to t_end, landing exactly on sample times. False if the run stopped.
+  bool rk4_segment(double& t, double t_end) {
+    const double h = settings_.step;
+    while (t < t_end) {
+      const double next_stop = samples_left() ? std::min(t_end, sample_time(next_sample_)) : t_end;
+      const bool lands = next_stop - t <= h * (1.0 + 1e-6);
+      rk4_.do_step(rhs_, x_, t, lands ? next_stop - t : h);
+      t = lands ? next_stop : t + h;
+      ++result_.steps;
+      dynamics::normalize_quaternions(model_, x_.data());
+      if (diverged(t, x_)) return false;
+      if (samples_left() && t == sample_time(next_sample_)) emit_sample(t, x_);
+      if (interrupted(t, x_)) return false;
+    }
+    return true;
+  }
+
+  // Adaptive Dormand–Prince from t to t_end with dense output. False if the run stopped.
+  bool dopri5_segment(double& t, double t_end) {
+    if (!dopri5_) {
+      dopri5_.emplace(odeint::make_dense_output(settings_.abs_tol, settings_.rel_tol,
+                                                settings_.max_step,
+                                                odeint::runge_kutta_dopri5<StateVector>()));
+    }
+    auto& stepper = *dopri5_;
+    stepper.initialize(x_, t, std::min(dt_trial_, t_end - t));
+    while (stepper.current_time() < t_end) {
+      stepper.do_step(rhs_);
+      ++result_.steps;
+      const double t_now = std::min(stepper.current_time(), t_end);
+      if (diverged(stepper.current_time(), stepper.current_state())) return false;
+      while (samples_left() && sample_time(next_sample_) <= t_now) {
+        stepper.calc_state(sample_time(next_sample_), x_);
+        emit_sample(sample_time(next_sample_), x_);
+      }
+      dt_trial_ = stepper.current_time_step();
+      if (stop_requested()) {
+        stepper.calc_state(t_now, x_);
+        return !interrupted(t_now, x_);
+      }
+      if (stepper.current_time() < t_end && quaternions_drifted(stepper.current_state())) {
+        x_ = stepper.current_state();
+        dynamics::normalize_quaternions(model_, x_.data());
+        stepper.initialize(x_, stepper.current_time(), dt_trial_);
+      }
+    }
+    stepper.calc_state(t_end, x_);
+    dynamics::normalize_quaternions(model_, x_.data());
+    t = t_end;
+    return true;
+  }
+
+  bool quaternions_drifted(const StateVector& x) const {
+    for (const model::Body& body : model_.bodies) {
+      const double norm = Eigen::Map<const Eigen::Vector4d>(x.data() + body.q_offset + 3).norm();
+      if (std::abs(norm - 1.0) > 1e-14) return true;
+    }
+    return false;
+  }
+
+  using Dopri5 = decltype(odeint::make_dense_output(
+      1.0, 1.0, 1.0, odeint::runge_kutta_dopri5<StateVector>()));
+
+  const model::Model& model_;
+  const Settings& settings_;
+  SampleSink& sink_;
+  const std::atomic<bool>* stop_;
+  dynamics::Workspace workspace_;
+  RightHandSide rhs_;
+  StateVector x_, x_sample_, xdot_sample_;
+  std::vector<double> segment_ends_;
+  long next_sample_ = 0;
+  const long last_sample_index_;
+  odeint::runge_kutta4<StateVector> rk4_;
+  std::optional<Dopri5> dopri5_;
+  double dt_trial_ = settings_.step;
+  RunResult result_;
+};
+
+}  // namespace
+
+Settings settings_from(const scenario::SimulationSpec& sim) {
+  Settings s;
+  s.method = sim.integrator == scenario::IntegratorKind::dopri5 ? Method::dopri5 : Method::rk4;
+  s.duration = sim.duration;
+  s.step = sim.step;
+  s.max_step = sim.max_step;
+  s.abs_tol = sim.abs_tol;
+  s.rel_tol = sim.rel_tol;
+  s.output_rate = sim.output_rate;
+  return s;
+}
+
+RunResult run(const model::Model& model, const Settings& settings, SampleSink& sink,
+              const std::atomic<bool>* stop_requested) {
+  Run run(model, settings, sink, stop_requested);
+  return run.execute();
+}
+
+}  // namespace uwsim::integrate

@@ -1,0 +1,62 @@
+// Integrates a Model in time with Boost.Odeint and hands exact-time samples to a sink.
+//
+// - Samples fall at exactly t_k = k / output_rate (k = 0, 1, …) and at the end time.
+// - rk4: classic fixed step `step`; a step is shortened only to land on a sample time, a
+//   force switching time or the end, so every sample is a step point (no interpolation).
+// - dopri5: adaptive Dormand–Prince 5(4) with abs_tol/rel_tol; samples come from its dense
+//   output (4th-order continuous extension), so the step size never depends on the output rate.
+// - The right-hand side is integrated in smooth segments between force switching times
+//   (Model::discontinuities); the stepper restarts at each.
+// - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
+//   when |‖q‖ − 1| exceeds 1e-14, restarting the stepper there).
+// - After each step the state is checked: a non-finite or exploding value stops the run with
+//   Outcome::diverged and names the body, the component and the time.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "scenario/spec.h"
+
+namespace uwsim::integrate {
+
+enum class Method { rk4, dopri5 };
+
+struct Settings {
+  Method method = Method::rk4;
+  double duration = 10.0;     // s
+  double step = 1e-3;         // s: rk4 step; dopri5 first trial step
+  double max_step = 0.0;      // s: dopri5 step bound (0: none)
+  double abs_tol = 1e-8;
+  double rel_tol = 1e-8;
+  double output_rate = 50.0;  // Hz
+};
+
+// The integration settings a scenario's `simulation` section asks for.
+Settings settings_from(const scenario::SimulationSpec& simulation);
+
+// Receives the samples. `xdot` is f(t, x) at the sample (for accelerations).
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void on_sample(double t, const double* x, const double* xdot) = 0;
+};
+
+enum class Outcome { completed, interrupted, diverged };
+
+struct RunResult {
+  Outcome outcome = Outcome::completed;
+  double end_time = 0.0;   // last sampled time
+  long steps = 0;          // accepted integrator steps
+  std::string message;     // for diverged: what, where and when
+};
+
+// Runs from model.x0 at t = 0 to settings.duration. `stop_requested` (may be null) is polled
+// after every step; when it turns true the run ends with Outcome::interrupted after handing
+// the sink the state at that step.
+RunResult run(const model::Model& model, const Settings& settings, SampleSink& sink,
+              const std::atomic<bool>* stop_requested = nullptr);
+
+}  // namespace uwsim::integrate

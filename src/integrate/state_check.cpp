@@ -1,0 +1,52 @@
+#include "integrate/state_check.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace uwsim::integrate {
+
+namespace {
+
+struct Component {
+  int offset;       // from the body's q or v offset
+  bool in_v;        // velocity block (else position block)
+  const char* what;
+  double DivergenceLimits::*limit;
+};
+
+// Velocity components are stored [p q r u v w] (spatial order), reported by their SNAME names.
+constexpr Component kComponents[] = {
+    {0, false, "position north", &DivergenceLimits::position},
+    {1, false, "position east", &DivergenceLimits::position},
+    {2, false, "position down", &DivergenceLimits::position},
+    {3, false, "quaternion w", nullptr},
+    {4, false, "quaternion x", nullptr},
+    {5, false, "quaternion y", nullptr},
+    {6, false, "quaternion z", nullptr},
+    {0, true, "angular velocity p", &DivergenceLimits::angular_velocity},
+    {1, true, "angular velocity q", &DivergenceLimits::angular_velocity},
+    {2, true, "angular velocity r", &DivergenceLimits::angular_velocity},
+    {3, true, "velocity u", &DivergenceLimits::linear_velocity},
+    {4, true, "velocity v", &DivergenceLimits::linear_velocity},
+    {5, true, "velocity w", &DivergenceLimits::linear_velocity},
+};
+
+}  // namespace
+
+std::optional<std::string> find_divergence(const model::Model& model, const double* x,
+                                           const DivergenceLimits& limits) {
+  for (const model::Body& body : model.bodies) {
+    for (const Component& c : kComponents) {
+      const double value = x[(c.in_v ? body.v_offset : body.q_offset) + c.offset];
+      const bool bad = !std::isfinite(value) || (c.limit && std::abs(value) > limits.*c.limit);
+      if (!bad) continue;
+      std::ostringstream out;
+      out << "body '" << body.name << "': " << c.what << " = " << value;
+      if (std::isfinite(value)) out << " exceeds " << limits.*c.limit;
+      return out.str();
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace uwsim::integrate
