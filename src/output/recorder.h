@@ -1,0 +1,34 @@
+// Writes the samples of a run into the result file's layout (README "Output file"):
+//   /time                        (N)    s
+//   /bodies/<body>/position      (N×3)  m, NED
+//   /bodies/<body>/quaternion    (N×4)  [w, x, y, z] body → NED
+//   /bodies/<body>/euler         (N×3)  roll, pitch, yaw (ZYX), rad
+//   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
+//   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
+// Velocities leave the spatial [ω; v] order of the state here and only here.
+#pragma once
+
+#include <vector>
+
+#include "integrate/driver.h"
+#include "model/model.h"
+#include "output/hdf5_file.h"
+
+namespace uwsim::output {
+
+class Recorder : public integrate::SampleSink {
+ public:
+  Recorder(const model::Model& model, Hdf5File& file);
+  void on_sample(double t, const double* x, const double* xdot) override;
+
+ private:
+  struct BodySeries {
+    Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
+  };
+  const model::Model& model_;
+  Hdf5File& file_;
+  Hdf5File::SeriesId time_;
+  std::vector<BodySeries> bodies_;
+};
+
+}  // namespace uwsim::output

@@ -1,0 +1,374 @@
+#include "output/hdf5_file.h"
+
+#include <doctest/doctest.h>
+#include <hdf5.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using uwsim::output::Hdf5File;
+using uwsim::output::OutputError;
+
+namespace {
+
+// A fresh directory under the system temp dir, removed again when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = fs::temp_directory_path() /
+            ("uwsim_hdf5_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// Distinct for every (row, column), and not exactly representable in few bits, so a misplaced
+// or rounded value cannot go unnoticed.
+double matrix_value(std::size_t row, std::size_t column) {
+  return static_cast<double>(row) * 0.1 + static_cast<double>(column) * 1.0e-3 + 1.0 / 3.0;
+}
+double scalar_value(std::size_t row) { return -static_cast<double>(row) * 0.7 + 1.0 / 7.0; }
+
+void append_matrix_rows(Hdf5File& file, Hdf5File::SeriesId id, std::size_t from, std::size_t to) {
+  double row[6];
+  for (std::size_t r = from; r < to; ++r) {
+    for (std::size_t c = 0; c < 6; ++c) row[c] = matrix_value(r, c);
+    file.append(id, row);
+  }
+}
+
+void append_scalar_rows(Hdf5File& file, Hdf5File::SeriesId id, std::size_t from, std::size_t to) {
+  for (std::size_t r = from; r < to; ++r) {
+    const double value = scalar_value(r);
+    file.append(id, &value);
+  }
+}
+
+// Minimal read-only access through the HDF5 C API, independent of the class under test.
+class Reader {
+ public:
+  explicit Reader(const std::string& path)
+      : file_(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)) {
+    REQUIRE(file_ >= 0);
+  }
+  ~Reader() { H5Fclose(file_); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  std::vector<hsize_t> shape(const std::string& dataset) const {
+    const hid_t ds = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    const hid_t space = H5Dget_space(ds);
+    std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+    H5Sclose(space);
+    H5Dclose(ds);
+    return dims;
+  }
+
+  std::vector<double> values(const std::string& dataset) const {
+    std::size_t count = 1;
+    for (hsize_t d : shape(dataset)) count *= static_cast<std::size_t>(d);
+    std::vector<double> data(count);
+    const hid_t ds = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+    REQUIRE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) >= 0);
+    H5Dclose(ds);
+    return data;
+  }
+
+  bool has_attribute(const std::string& object, const std::string& name) const {
+    return H5Aexists_by_name(file_, object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+  }
+
+  // Reads a variable-length string attribute and checks it is stored as UTF-8.
+  std::string string_attribute(const std::string& object, const std::string& name) const {
+    const hid_t attribute = H5Aopen_by_name(file_, object.c_str(), name.c_str(), H5P_DEFAULT,
+                                            H5P_DEFAULT);
+    REQUIRE(attribute >= 0);
+    const hid_t stored_type = H5Aget_type(attribute);
+    CHECK(H5Tis_variable_str(stored_type) > 0);
+    CHECK(H5Tget_cset(stored_type) == H5T_CSET_UTF8);
+    H5Tclose(stored_type);
+
+    const hid_t memory_type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(memory_type, H5T_VARIABLE);
+    H5Tset_cset(memory_type, H5T_CSET_UTF8);
+    char* text = nullptr;
+    REQUIRE(H5Aread(attribute, memory_type, &text) >= 0);
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    H5Tclose(memory_type);
+    H5Aclose(attribute);
+    return value;
+  }
+
+ private:
+  hid_t file_;
+};
+
+void check_matrix_rows(const Reader& reader, const std::string& dataset, std::size_t rows) {
+  REQUIRE(reader.shape(dataset) == std::vector<hsize_t>{rows, 6});
+  const std::vector<double> data = reader.values(dataset);
+  std::size_t mismatches = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < 6; ++c) {
+      if (data[r * 6 + c] != matrix_value(r, c)) ++mismatches;
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
+void check_scalar_rows(const Reader& reader, const std::string& dataset, std::size_t rows) {
+  REQUIRE(reader.shape(dataset) == std::vector<hsize_t>{rows});
+  const std::vector<double> data = reader.values(dataset);
+  std::size_t mismatches = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (data[r] != scalar_value(r)) ++mismatches;
+  }
+  CHECK(mismatches == 0);
+}
+
+std::vector<char> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// One fixed sequence of calls, used to compare files written at different times.
+void write_reference_file(const std::string& path) {
+  Hdf5File file(path);
+  const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s, rad/s", "body twist",
+                                        {"wx", "wy", "wz", "vx", "vy", "vz"});
+  const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below surface");
+  file.set_root_attribute("scenario", "first");
+  append_matrix_rows(file, velocity, 0, 1300);
+  append_scalar_rows(file, depth, 0, 1300);
+  file.flush();
+  append_matrix_rows(file, velocity, 1300, 2100);
+  append_scalar_rows(file, depth, 1300, 2100);
+  file.set_root_attribute("scenario", "second");
+  file.close();
+}
+
+}  // namespace
+
+TEST_CASE("hdf5_file: appended rows read back exactly across chunk boundaries") {
+  TempDir dir;
+  const std::string path = dir.file("rows.h5");
+  {
+    Hdf5File file(path);
+    const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "body velocity",
+                                          {"wx", "wy", "wz", "vx", "vy", "vz"});
+    const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below the surface");
+    append_matrix_rows(file, velocity, 0, 2500);
+    append_scalar_rows(file, depth, 0, 2500);
+    file.close();
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/bodies/rov/velocity", 2500);
+  check_scalar_rows(reader, "/bodies/rov/depth", 2500);
+  CHECK(reader.string_attribute("/bodies/rov/velocity", "units") == "m/s");
+  CHECK(reader.string_attribute("/bodies/rov/velocity", "description") == "body velocity");
+  CHECK(reader.string_attribute("/bodies/rov/velocity", "columns") == "wx,wy,wz,vx,vy,vz");
+  CHECK(reader.string_attribute("/bodies/rov/depth", "units") == "m");
+  CHECK(reader.string_attribute("/bodies/rov/depth", "description") == "depth below the surface");
+  CHECK_FALSE(reader.has_attribute("/bodies/rov/depth", "columns"));
+}
+
+TEST_CASE("hdf5_file: datasets are chunked by 1024 rows, shuffled and deflated") {
+  TempDir dir;
+  const std::string path = dir.file("layout.h5");
+  {
+    Hdf5File file(path);
+    file.add_series("/a/matrix", 3, "1", "matrix");
+    file.add_series("/a/scalar", 1, "1", "scalar");
+  }
+  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(h5 >= 0);
+  struct Expected {
+    const char* name;
+    int rank;
+  };
+  for (const Expected expected : {Expected{"/a/matrix", 2}, Expected{"/a/scalar", 1}}) {
+    const char* name = expected.name;
+    const int rank = expected.rank;
+    CAPTURE(name);
+    const hid_t ds = H5Dopen2(h5, name, H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    const hid_t type = H5Dget_type(ds);
+    CHECK(H5Tequal(type, H5T_IEEE_F64LE) > 0);
+    H5Tclose(type);
+    const hid_t space = H5Dget_space(ds);
+    hsize_t dims[2] = {};
+    hsize_t max_dims[2] = {};
+    REQUIRE(H5Sget_simple_extent_dims(space, dims, max_dims) == rank);
+    CHECK(dims[0] == 0);
+    CHECK(max_dims[0] == H5S_UNLIMITED);
+    H5Sclose(space);
+    const hid_t plist = H5Dget_create_plist(ds);
+    hsize_t chunk[2] = {};
+    REQUIRE(H5Pget_chunk(plist, 2, chunk) == rank);
+    CHECK(chunk[0] == 1024);
+    if (rank == 2) CHECK(chunk[1] == 3);
+    REQUIRE(H5Pget_nfilters(plist) == 2);
+    CHECK(H5Pget_filter2(plist, 0, nullptr, nullptr, nullptr, 0, nullptr, nullptr) ==
+          H5Z_FILTER_SHUFFLE);
+    unsigned flags = 0;
+    std::size_t value_count = 1;
+    unsigned level = 0;
+    CHECK(H5Pget_filter2(plist, 1, &flags, &value_count, &level, 0, nullptr, nullptr) ==
+          H5Z_FILTER_DEFLATE);
+    CHECK(level == 4);
+    H5Pclose(plist);
+    H5Dclose(ds);
+  }
+  H5Fclose(h5);
+}
+
+TEST_CASE("hdf5_file: appends after a mid-chunk flush continue correctly") {
+  TempDir dir;
+  const std::string path = dir.file("flushed.h5");
+  {
+    Hdf5File file(path);
+    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    append_matrix_rows(file, velocity, 0, 1500);
+    append_scalar_rows(file, depth, 0, 1500);
+    file.flush();
+    file.flush();  // nothing new to write: must not disturb anything
+    append_matrix_rows(file, velocity, 1500, 2100);
+    append_scalar_rows(file, depth, 1500, 2100);
+    file.close();
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/velocity", 2100);
+  check_scalar_rows(reader, "/depth", 2100);
+}
+
+TEST_CASE("hdf5_file: the file on disk is complete and readable after flush without close") {
+  TempDir dir;
+  const std::string path = dir.file("live.h5");
+  const std::string snapshot = dir.file("snapshot.h5");
+  Hdf5File file(path);
+  const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "velocity");
+  file.set_root_attribute("scenario", "dive");
+  append_matrix_rows(file, velocity, 0, 1500);
+  file.flush();
+
+  // A byte copy of what is on disk right now; opening the live file itself in this process
+  // would share the writer's in-memory state (and its file lock), proving nothing.
+  fs::copy_file(path, snapshot);
+  {
+    Reader reader(snapshot);
+    check_matrix_rows(reader, "/bodies/rov/velocity", 1500);
+    CHECK(reader.string_attribute("/", "scenario") == "dive");
+  }
+
+  append_matrix_rows(file, velocity, 1500, 1600);
+  file.close();
+  Reader reader(path);
+  check_matrix_rows(reader, "/bodies/rov/velocity", 1600);
+}
+
+TEST_CASE("hdf5_file: identical call sequences give byte-identical files") {
+  TempDir dir;
+  const std::string first = dir.file("first.h5");
+  const std::string second = dir.file("second.h5");
+  write_reference_file(first);
+  // Object timestamps have one-second resolution; waiting makes stored times, if any, differ.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  write_reference_file(second);
+
+  const std::vector<char> first_bytes = file_bytes(first);
+  const std::vector<char> second_bytes = file_bytes(second);
+  CHECK(first_bytes.size() > 0);
+  CHECK(first_bytes == second_bytes);
+}
+
+TEST_CASE("hdf5_file: setting a root attribute again replaces its value") {
+  TempDir dir;
+  const std::string path = dir.file("attributes.h5");
+  {
+    Hdf5File file(path);
+    file.set_root_attribute("git_commit", "abc123");
+    file.set_root_attribute("scenario", "short");
+    file.set_root_attribute("scenario", "a much longer replacement value, ünïcode included");
+  }
+  Reader reader(path);
+  CHECK(reader.string_attribute("/", "scenario") ==
+        "a much longer replacement value, ünïcode included");
+  CHECK(reader.string_attribute("/", "git_commit") == "abc123");
+}
+
+TEST_CASE("hdf5_file: a path in a missing directory throws OutputError naming the path") {
+  TempDir dir;
+  const std::string path = dir.file("missing/sub/out.h5");
+  try {
+    Hdf5File file(path);
+    FAIL("expected OutputError");
+  } catch (const OutputError& error) {
+    CHECK(std::string(error.what()).find(path) != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(path));
+}
+
+TEST_CASE("hdf5_file: a file that HDF5 cannot create throws OutputError naming the path") {
+  TempDir dir;
+  const std::string path = dir.file("occupied.h5");
+  fs::create_directory(path);  // a directory where the file should go
+  try {
+    Hdf5File file(path);
+    FAIL("expected OutputError");
+  } catch (const OutputError& error) {
+    CHECK(std::string(error.what()).find(path) != std::string::npos);
+  }
+}
+
+TEST_CASE("hdf5_file: invalid series declarations throw OutputError") {
+  TempDir dir;
+  Hdf5File file(dir.file("invalid.h5"));
+  CHECK_THROWS_AS(file.add_series("/x", 3, "m", "x", {"a", "b"}), OutputError);
+  CHECK_THROWS_AS(file.add_series("/y", 2, "m", "y", {"a,b", "c"}), OutputError);
+  CHECK_THROWS_AS(file.add_series("/z", 0, "m", "z"), OutputError);
+  CHECK_THROWS_AS(file.add_series("relative", 1, "m", "relative"), OutputError);
+  file.add_series("/group/taken", 1, "m", "taken");
+  CHECK_THROWS_AS(file.add_series("/group/taken", 1, "m", "again"), OutputError);
+  CHECK_THROWS_AS(file.add_series("/group/taken/below", 1, "m", "below a dataset"), OutputError);
+  CHECK_THROWS_AS(file.append(42, nullptr), OutputError);
+}
+
+TEST_CASE("hdf5_file: close is idempotent and the closed file rejects further use") {
+  TempDir dir;
+  const std::string path = dir.file("closed.h5");
+  Hdf5File file(path);
+  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  append_scalar_rows(file, depth, 0, 10);
+  file.close();
+  CHECK_NOTHROW(file.close());
+  const double value = 1.0;
+  CHECK_THROWS_AS(file.append(depth, &value), OutputError);
+  CHECK_THROWS_AS(file.flush(), OutputError);
+  Reader reader(path);
+  check_scalar_rows(reader, "/depth", 10);
+}
