@@ -1,0 +1,227 @@
+#include "scenario/load_scenario.h"
+
+#include <yaml-cpp/depthguard.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenario/overrides.h"
+#include "scenario/sections.h"
+#include "scenario/yaml_reader.h"
+
+namespace uwsim::scenario {
+namespace {
+
+std::string summary(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const auto& d : diagnostics) {
+    if (!out.empty()) out += '\n';
+    out += format(d);
+  }
+  return out.empty() ? "invalid scenario" : out;
+}
+
+std::optional<std::string> read_text(const std::string& path, std::vector<Diagnostic>& out) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    out.push_back({path, 0, 0, "no such file"});
+    return std::nullopt;
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    out.push_back({path, 0, 0, "is a directory, not a scenario file"});
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.push_back({path, 0, 0, std::string("cannot open the file: ") + std::strerror(errno)});
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    out.push_back({path, 0, 0, "cannot read the file"});
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+// yaml-cpp often reports a tab in indentation as some other syntax error; point at the tab.
+std::string tab_hint(const std::string& message, const std::string& text, int error_line) {
+  if (message.find("tab") != std::string::npos) return "";
+  std::istringstream lines(text);
+  std::string line;
+  int tab_line = -1;
+  for (int n = 0; n <= error_line && std::getline(lines, line); ++n) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos && (first == std::string::npos || tab < first)) tab_line = n;
+  }
+  if (tab_line < 0) return "";
+  return " (line " + std::to_string(tab_line + 1) +
+         " is indented with a tab; YAML indentation must use spaces)";
+}
+
+std::optional<YAML::Node> parse(const std::string& path, const std::string& text,
+                                std::vector<Diagnostic>& out) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    out.push_back({path, e.mark.line + 1, e.mark.column + 1, "the YAML is nested too deeply"});
+    return std::nullopt;
+  } catch (const YAML::ParserException& e) {
+    const bool known = !e.mark.is_null();
+    out.push_back({path, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0,
+                   "YAML syntax error: " + e.msg + tab_hint(e.msg, text, known ? e.mark.line : 0)});
+    return std::nullopt;
+  }
+  if (documents.empty()) {
+    out.push_back({path, 0, 0, "the file is empty; expected a scenario"});
+    return std::nullopt;
+  }
+  if (documents.size() > 1) {
+    const YAML::Mark m = documents[1].Mark();
+    out.push_back({path, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
+                   "the file holds " + std::to_string(documents.size()) +
+                       " YAML documents; a scenario is exactly one"});
+  }
+  return documents.front();
+}
+
+bool is_collection(const YAML::Node& n) { return n.IsMap() || n.IsSequence(); }
+
+// Mappings and lists of lists in block style, lists of numbers inline; quoted scalars stay
+// quoted so that the text reads back to the same scenario.
+void emit(YAML::Emitter& out, const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map:
+      out << YAML::Block << YAML::BeginMap;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        out << YAML::Key;
+        emit(out, it->first);
+        out << YAML::Value;
+        emit(out, it->second);
+      }
+      out << YAML::EndMap;
+      break;
+    case YAML::NodeType::Sequence: {
+      const bool nested = std::any_of(n.begin(), n.end(), is_collection);
+      out << (nested ? YAML::Block : YAML::Flow) << YAML::BeginSeq;
+      for (const auto& item : n) emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    }
+    case YAML::NodeType::Scalar:
+      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") out << YAML::DoubleQuoted;
+      out << n.Scalar();
+      break;
+    default:
+      out << YAML::Null;
+  }
+}
+
+void check_name(Reader& reader, const Field& f, std::string& out) {
+  auto s = reader.string(f);
+  if (!s) return;
+  const bool valid = !s->empty() && std::all_of(s->begin(), s->end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+  });
+  if (valid)
+    out = *s;
+  else
+    reader.error(f, "expected a name made of letters, digits, '_', '.' and '-' (it names the "
+                    "output file), got '" + *s + "'");
+}
+
+Scenario read_scenario(Reader& reader, const YAML::Node& root) {
+  Scenario s;
+  const Field self{YAML::Node(YAML::NodeType::Undefined), root, ""};
+  if (!root.IsMap()) {
+    reader.report(root.Mark(), "",
+                  "expected the scenario as a mapping with keys name, simulation, bodies, ...");
+    return s;
+  }
+  Mapping m(reader, self,
+            {"name", "description", "environment", "simulation", "bodies", "forces"});
+  check_name(reader, m.require("name"), s.name);
+  m.read("description", s.description);
+  s.environment = read_environment(reader, m.get("environment"));
+  s.simulation = read_simulation(reader, m.require("simulation"));
+  s.bodies = read_bodies(reader, m.require("bodies"));
+  s.forces = read_forces(reader, m.get("forces"), s.bodies);
+  return s;
+}
+
+Scenario load(const std::string& path, const std::vector<std::string>& overrides,
+              std::vector<Diagnostic>& diagnostics) {
+  auto text = read_text(path, diagnostics);
+  if (!text) return {};
+  auto parsed = parse(path, *text, diagnostics);
+  if (!parsed) return {};
+  YAML::Node root = *parsed;
+
+  const bool bounded = check_structure(root, "", [&](const YAML::Mark& m, std::string message) {
+    diagnostics.push_back({path, m.line + 1, m.column + 1, std::move(message)});
+  });
+  // Reading an unbounded tree would itself be unbounded.
+  if (!bounded) return {};
+
+  const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
+  Reader reader(path, applied);
+  Scenario scenario = read_scenario(reader, root);
+  for (auto& d : reader.take_diagnostics()) diagnostics.push_back(std::move(d));
+  if (!diagnostics.empty()) return scenario;
+
+  scenario.source_path = path;
+  YAML::Emitter out;
+  emit(out, root);
+  scenario.resolved_yaml = std::string(out.c_str()) + "\n";
+  return scenario;
+}
+
+}  // namespace
+
+std::string format(const Diagnostic& d) {
+  std::string out = d.file;
+  if (d.line > 0) {
+    out += ':';
+    out += std::to_string(d.line);
+    if (d.column > 0) {
+      out += ':';
+      out += std::to_string(d.column);
+    }
+  }
+  out += ": error: ";
+  out += d.message;
+  return out;
+}
+
+ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(summary(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::vector<Diagnostic> diagnostics;
+  Scenario scenario;
+  try {
+    scenario = load(path, overrides, diagnostics);
+  } catch (const YAML::Exception& e) {
+    diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
+  } catch (const std::exception& e) {
+    // Bad input must surface as a diagnostic, never as some other exception.
+    diagnostics.push_back({path, 0, 0, std::string("cannot read the scenario: ") + e.what()});
+  }
+  if (!diagnostics.empty()) {
+    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const auto& a, const auto& b) {
+      return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    throw ScenarioError(std::move(diagnostics));
+  }
+  return scenario;
+}
+
+}  // namespace uwsim::scenario

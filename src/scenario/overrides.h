@@ -1,0 +1,26 @@
+// `--set key.path=value` overrides, applied to the YAML tree before it is read.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scenario/load_scenario.h"
+
+namespace uwsim::scenario {
+
+// Canonical path of each overridden node ("bodies[0].mass") → the --set argument that set
+// it, so that problems in an overridden value are reported against the argument rather
+// than against a position inside the value string.
+using OverrideMap = std::map<std::string, std::string>;
+
+// Applies the arguments in order. Path segments are separated by '.'; in a sequence a
+// segment selects the item whose `name` equals it, else an integer index. The whole path
+// must exist, except that the last key may be new in an existing mapping. Problems are
+// appended to `diagnostics` with file "--set <argument>".
+OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& arguments,
+                            std::vector<Diagnostic>& diagnostics);
+
+}  // namespace uwsim::scenario

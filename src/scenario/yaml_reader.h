@@ -1,0 +1,118 @@
+// Reading a yaml-cpp node tree with error collection: every value is addressed by its path
+// ("bodies[0].added_mass"), every problem becomes a Diagnostic at the node's position, and
+// reading goes on after a problem so that one run reports all of them.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <Eigen/Core>
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario/load_scenario.h"
+#include "scenario/overrides.h"
+
+namespace uwsim::scenario {
+
+enum class Sign { any, positive, non_negative };
+
+// A value and where it came from. `key` is undefined for sequence items and the root; `value`
+// is undefined when the key is absent from its mapping.
+struct Field {
+  YAML::Node key;
+  YAML::Node value;
+  std::string path;
+
+  bool present() const { return value.IsDefined(); }
+};
+
+std::string join_path(const std::string& parent, std::string_view key);
+std::string index_path(const std::string& parent, std::size_t index);
+
+// Shortest text that reads back as the same double, for messages.
+std::string to_text(double x);
+
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate closest to `word` if it is close enough to be a plausible typo.
+std::optional<std::string> closest_match(std::string_view word,
+                                         const std::vector<std::string>& candidates);
+
+// Calls `report` for each key given twice in one mapping (yaml-cpp 0.7 silently keeps both)
+// and once if the tree is nested or aliased beyond anything a scenario needs, which would
+// otherwise make every later walk unbounded. `base` prefixes the paths in messages.
+// Returns false if the walk was cut short for that reason.
+bool check_structure(const YAML::Node& root, const std::string& base,
+                     const std::function<void(const YAML::Mark&, std::string)>& report);
+
+class Reader {
+ public:
+  Reader(std::string file, const OverrideMap& overrides);
+
+  // Records `message` at `at`; `path` decides whether it came from a --set argument.
+  void report(const YAML::Mark& at, const std::string& path, std::string message);
+  // "path: message", at the value (or at its key when the value is empty).
+  void error(const Field& field, const std::string& message);
+
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  std::vector<Diagnostic> take_diagnostics() { return std::move(diagnostics_); }
+
+  // Typed values; nullopt (after reporting) when the value is absent, of the wrong kind or
+  // out of range. `unit` only decorates messages ("kg"); empty for dimensionless values.
+  std::optional<double> number(const Field& f, Sign sign, std::string_view unit);
+  std::optional<std::string> string(const Field& f);
+  std::optional<std::size_t> choice(const Field& f, const std::vector<std::string>& options);
+  std::optional<Eigen::VectorXd> numbers(const Field& f, int n, Sign sign, std::string_view unit);
+  // An n×n matrix given as a list of n rows of n numbers.
+  std::optional<Eigen::MatrixXd> matrix(const Field& f, int n, std::string_view unit);
+  // The items of a sequence, each with its indexed path.
+  std::optional<std::vector<Field>> sequence(const Field& f);
+
+  // True for a list whose first item is itself a list: the "list of rows" matrix form.
+  static bool is_list_of_rows(const Field& f);
+
+ private:
+  const std::string* override_for(const std::string& path) const;
+
+  std::string file_;
+  const OverrideMap& overrides_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// A mapping being read. Construction reports a non-mapping value and every key not in
+// `known` (with a suggestion); lookups never modify the tree.
+class Mapping {
+ public:
+  Mapping(Reader& reader, const Field& self, std::initializer_list<std::string_view> known);
+
+  bool ok() const { return ok_; }
+  bool has(std::string_view key) const;
+  Field get(std::string_view key) const;
+  // Like get, but reports a missing key at the mapping's position.
+  Field require(std::string_view key);
+
+  // Convenience readers: leave `out` unchanged when the key is absent or the value invalid.
+  void read(std::string_view key, double& out, Sign sign, std::string_view unit,
+            bool required = false);
+  void read(std::string_view key, std::string& out, bool required = false);
+  template <int N>
+  void read(std::string_view key, Eigen::Matrix<double, N, 1>& out, Sign sign,
+            std::string_view unit) {
+    Field f = get(key);
+    if (!f.present()) return;
+    if (auto v = reader_.numbers(f, N, sign, unit)) out = *v;
+  }
+
+ private:
+  Field lookup(std::string_view key) const;
+
+  Reader& reader_;
+  Field self_;
+  bool ok_ = false;
+};
+
+}  // namespace uwsim::scenario
