@@ -1,0 +1,115 @@
+#include "app/run_command.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include "app/exit_codes.h"
+#include "app/progress.h"
+#include "integrate/driver.h"
+#include "model/build_model.h"
+#include "output/hdf5_file.h"
+#include "output/recorder.h"
+#include "scenario/load_scenario.h"
+#include "version.h"
+
+namespace uwsim::app {
+
+namespace {
+
+std::atomic<bool> g_interrupt{false};
+
+// First Ctrl-C: finish the current step, write what we have, exit 130. Second: default action.
+extern "C" void on_sigint(int) {
+  g_interrupt.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
+
+std::string status_of(const integrate::RunResult& result) {
+  switch (result.outcome) {
+    case integrate::Outcome::completed: return "completed";
+    case integrate::Outcome::interrupted: return "interrupted";
+    case integrate::Outcome::diverged: return "failed: " + result.message;
+  }
+  return "failed";
+}
+
+void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
+                  const RunOptions& options) {
+  file.set_root_attribute("scenario", scenario.resolved_yaml);
+  file.set_root_attribute("scenario_name", scenario.name);
+  file.set_root_attribute("scenario_file", scenario.source_path);
+  file.set_root_attribute("command_line", options.command_line);
+  file.set_root_attribute("simulator_version", UWSIM_VERSION);
+  file.set_root_attribute("status", "running");
+}
+
+}  // namespace
+
+int run_scenario(const RunOptions& options) {
+  std::vector<std::string> overrides = options.overrides;
+  if (options.duration) overrides.push_back("simulation.duration=" + std::to_string(*options.duration));
+
+  scenario::Scenario scenario;
+  try {
+    scenario = scenario::load_scenario(options.scenario_path, overrides);
+  } catch (const scenario::ScenarioError& error) {
+    // Already "file:line:column: error: …", the form editors and compilers use: print as is.
+    for (const scenario::Diagnostic& d : error.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
+    return kBadInput;
+  }
+  const model::Model model = model::build_model(scenario);
+  const integrate::Settings settings = integrate::settings_from(scenario.simulation);
+
+  const std::filesystem::path path =
+      options.output_path ? std::filesystem::path(*options.output_path)
+                          : std::filesystem::path("results") / (scenario.name + ".h5");
+  std::optional<output::Hdf5File> file;
+  try {
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    file.emplace(path.string());
+    write_header(*file, scenario, options);
+  } catch (const std::exception& error) {
+    spdlog::error("cannot write the output file {}: {}", path.string(), error.what());
+    return kBadInput;
+  }
+
+  spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, settings.duration,
+               model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
+  output::Recorder recorder(model, *file);
+  g_interrupt.store(false);
+  std::signal(SIGINT, on_sigint);
+  const auto wall_start = std::chrono::steady_clock::now();
+  integrate::RunResult result;
+  {
+    ProgressLine progress(recorder, settings.duration, isatty(STDERR_FILENO) == 1);
+    result = integrate::run(model, settings, progress, &g_interrupt);
+  }
+  std::signal(SIGINT, SIG_DFL);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  file->set_root_attribute("status", status_of(result));
+  file->close();
+
+  switch (result.outcome) {
+    case integrate::Outcome::completed:
+      spdlog::info("completed {} s in {:.3f} s wall time ({} steps)", settings.duration, wall, result.steps);
+      spdlog::info("output: {}", path.string());
+      return kDone;
+    case integrate::Outcome::interrupted:
+      spdlog::warn("interrupted at t = {} s; output so far: {}", result.end_time, path.string());
+      return kInterrupted;
+    case integrate::Outcome::diverged:
+      spdlog::error("numerical failure: {}", result.message);
+      spdlog::error("output up to t = {} s: {}", result.end_time, path.string());
+      return kNumericalFailure;
+  }
+  return kNumericalFailure;
+}
+
+}  // namespace uwsim::app

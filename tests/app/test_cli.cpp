@@ -1,0 +1,225 @@
+// End-to-end: the `sim` executable on real scenario files. Exit codes, the output layout,
+// byte-identical reruns, --set, errors with line and column, Ctrl-C and divergence.
+#include <doctest/doctest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSim = UWSIM_SIM_EXE;
+const std::string kDefaultScenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml";
+
+struct Outcome {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("uwsim_cli_" + name + "_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+Outcome run_sim(const std::string& args, const fs::path& dir) {
+  const fs::path log = dir / "log.txt";
+  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::vector<hsize_t> dataset_shape(hid_t file, const std::string& path) {
+  const hid_t dataset = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
+  if (dataset < 0) return {};
+  const hid_t space = H5Dget_space(dataset);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  H5Sclose(space);
+  H5Dclose(dataset);
+  return dims;
+}
+
+std::string string_attribute(hid_t object, const std::string& name) {
+  if (H5Aexists(object, name.c_str()) <= 0) return {};
+  const hid_t attribute = H5Aopen(object, name.c_str(), H5P_DEFAULT);
+  const hid_t type = H5Aget_type(attribute);
+  char* value = nullptr;
+  H5Aread(attribute, type, &value);
+  std::string result = value ? value : "";
+  H5free_memory(value);
+  H5Tclose(type);
+  H5Aclose(attribute);
+  return result;
+}
+
+std::vector<double> read_column(hid_t file, const std::string& path, int column, int columns) {
+  const std::vector<hsize_t> dims = dataset_shape(file, path);
+  std::vector<double> all(dims[0] * static_cast<hsize_t>(columns));
+  const hid_t dataset = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
+  H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, all.data());
+  H5Dclose(dataset);
+  std::vector<double> out;
+  for (hsize_t k = 0; k < dims[0]; ++k) out.push_back(all[k * static_cast<hsize_t>(columns) + static_cast<hsize_t>(column)]);
+  return out;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+std::string default_scenario_text() { return read_bytes(kDefaultScenario); }
+
+}  // namespace
+
+TEST_CASE("cli: the default scenario runs and writes the documented layout") {
+  const fs::path dir = fresh_dir("layout");
+  const Outcome out = run_sim("'" + kDefaultScenario + "'", dir);
+  REQUIRE(out.exit_code == 0);
+  const fs::path result = dir / "results" / "bluerov2_push.h5";
+  REQUIRE(fs::exists(result));
+  CHECK(out.output.find("results/bluerov2_push.h5") != std::string::npos);
+
+  const hid_t file = H5Fopen(result.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  CHECK(dataset_shape(file, "/time") == std::vector<hsize_t>{1501});
+  CHECK(dataset_shape(file, "/bodies/rov/position") == std::vector<hsize_t>{1501, 3});
+  CHECK(dataset_shape(file, "/bodies/rov/quaternion") == std::vector<hsize_t>{1501, 4});
+  CHECK(dataset_shape(file, "/bodies/rov/euler") == std::vector<hsize_t>{1501, 3});
+  CHECK(dataset_shape(file, "/bodies/rov/velocity") == std::vector<hsize_t>{1501, 6});
+  CHECK(dataset_shape(file, "/bodies/rov/acceleration") == std::vector<hsize_t>{1501, 6});
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "status") == "completed");
+  CHECK(string_attribute(root, "scenario").find("bluerov2_push") != std::string::npos);
+  CHECK(string_attribute(root, "simulator_version").size() > 0);
+  CHECK(string_attribute(root, "command_line").find("bluerov2_push.yaml") != std::string::npos);
+  H5Gclose(root);
+  const hid_t velocity = H5Dopen2(file, "/bodies/rov/velocity", H5P_DEFAULT);
+  CHECK(string_attribute(velocity, "units") == "m/s, rad/s");
+  CHECK(string_attribute(velocity, "description").size() > 0);
+  H5Dclose(velocity);
+  // Pushed forward: the surge speed approaches its terminal value from below.
+  const std::vector<double> u = read_column(file, "/bodies/rov/velocity", 0, 6);
+  CHECK(u.front() == 0.0);
+  CHECK(u.back() > 0.5);
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: the same scenario twice gives a byte-identical file") {
+  const fs::path dir = fresh_dir("determinism");
+  REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o out.h5", dir).exit_code == 0);
+  const std::string first = read_bytes(dir / "out.h5");
+  REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o out.h5", dir).exit_code == 0);
+  CHECK(first.size() > 1000);
+  CHECK(first == read_bytes(dir / "out.h5"));
+}
+
+TEST_CASE("cli: --set overrides a value and the file stores the resolved scenario") {
+  const fs::path dir = fresh_dir("set");
+  const Outcome out = run_sim("'" + kDefaultScenario + "' --duration 1 --set bodies.rov.mass=12.25 -o out.h5", dir);
+  REQUIRE(out.exit_code == 0);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "scenario").find("12.25") != std::string::npos);
+  H5Gclose(root);
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: a --set path that does not exist exits 2 and names the argument") {
+  const fs::path dir = fresh_dir("badset");
+  const Outcome out = run_sim("'" + kDefaultScenario + "' --set bodies.nope.mass=1 -o out.h5", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("bodies.nope.mass") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out.h5"));
+}
+
+TEST_CASE("cli: a malformed file exits 2 naming line and column, and writes nothing") {
+  const fs::path dir = fresh_dir("malformed");
+  std::string text = default_scenario_text();
+  const std::string key = "    mass: 11.5";
+  REQUIRE(text.find(key) != std::string::npos);
+  text.replace(text.find(key), key.size(), "    mass: -11.5");
+  write_file(dir / "bad.yaml", text);
+  // Line and column of the bad value in that file, counted here.
+  const std::size_t offset = text.find("-11.5");
+  const long line = std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n') + 1;
+  const long column = static_cast<long>(offset - text.rfind('\n', offset));
+  const Outcome out = run_sim("bad.yaml -o out.h5", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("bad.yaml:" + std::to_string(line) + ":" + std::to_string(column) + ":") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out.h5"));
+  CHECK_FALSE(fs::exists(dir / "results"));
+}
+
+TEST_CASE("cli: a diverging run exits 3, names the body and keeps a readable file") {
+  const fs::path dir = fresh_dir("diverge");
+  const Outcome out = run_sim("'" + kDefaultScenario + "' --set forces.push.force=[0,0,1e12] -o out.h5", dir);
+  CHECK(out.exit_code == 3);
+  CHECK(out.output.find("body 'rov'") != std::string::npos);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "status").rfind("failed: ", 0) == 0);
+  H5Gclose(root);
+  CHECK(dataset_shape(file, "/time").at(0) >= 1);
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: Ctrl-C exits 130 and leaves a valid file that says it was interrupted") {
+  const fs::path dir = fresh_dir("interrupt");
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(99);
+    freopen("/dev/null", "w", stderr);
+    execl(kSim.c_str(), kSim.c_str(), kDefaultScenario.c_str(), "--duration", "100000", "-o", "out.h5", nullptr);
+    _exit(98);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  kill(child, SIGINT);
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "status") == "interrupted");
+  H5Gclose(root);
+  const std::vector<double> t = read_column(file, "/time", 0, 1);
+  CHECK(t.size() > 10);
+  CHECK(dataset_shape(file, "/bodies/rov/velocity").at(0) == t.size());
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: --help and --version exit 0; an unknown option exits 2") {
+  const fs::path dir = fresh_dir("help");
+  const Outcome help = run_sim("--help", dir);
+  CHECK(help.exit_code == 0);
+  CHECK(help.output.find("--set") != std::string::npos);
+  const Outcome version = run_sim("--version", dir);
+  CHECK(version.exit_code == 0);
+  CHECK(version.output.find("sim ") != std::string::npos);
+  CHECK(run_sim("--no-such-option x.yaml", dir).exit_code == 2);
+  CHECK(run_sim("run '" + kDefaultScenario + "' --duration 0.1 -o out.h5", dir).exit_code == 0);
+}
