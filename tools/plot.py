@@ -1,0 +1,237 @@
+#!/usr/bin/python3
+"""Make PNG plots from a simulator result HDF5 file.
+
+Usage: tools/plot.py RESULT.h5 [-o OUTDIR] [--body NAME ...]
+
+For every body (or only the ones given with --body) it writes
+<body>_position.png, <body>_attitude.png and <body>_velocity.png to OUTDIR
+(default: <stem>_plots/ next to RESULT.h5) and prints each path it wrote.
+Groups other than /bodies are ignored; missing datasets are skipped with a warning.
+Exit codes: 0 ok, 1 nothing to plot, 2 missing file / not a result file / unknown body.
+Needs Debian's python3-h5py, python3-numpy and python3-matplotlib.
+"""
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+DEFAULT_COLUMNS = {"position": ["north", "east", "down"], "euler": ["roll", "pitch", "yaw"],
+                   "velocity": ["u", "v", "w", "p", "q", "r"]}
+DEFAULT_UNITS = {"position": "m", "euler": "rad", "velocity": "m/s, rad/s"}
+
+
+class ResultError(Exception):
+    """The input is not a readable result file (exit code 2)."""
+
+
+def text_attr(obj, name, default=""):
+    """Return an HDF5 attribute as str (handles bytes and 1-element arrays)."""
+    value = obj.attrs.get(name, default)
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = value.item()
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def load_series(ds, name, n):
+    """Return (data (n x cols), column names, per-column units) for dataset `ds`."""
+    data = np.asarray(ds[()], dtype=float).reshape(ds.shape[0], -1)[:n]
+    ncols = data.shape[1]
+    cols = [c.strip() for c in text_attr(ds, "columns").split(",") if c.strip()]
+    if len(cols) != ncols:
+        cols = (DEFAULT_COLUMNS.get(name, []) + [f"col{i}" for i in range(ncols)])[:ncols]
+    units = [u.strip() for u in text_attr(ds, "units", DEFAULT_UNITS.get(name, "")).split(",")]
+    # one unit for all columns, one per group of columns (e.g. "m/s, rad/s"), or one per column
+    units = [units[i // (ncols // len(units))] if ncols % len(units) == 0 else "" for i in range(ncols)]
+    return data, cols, units
+
+
+def label(name, unit):
+    return f"{name} [{unit}]" if unit else name
+
+
+def run_title(f, stem):
+    """Return (scenario name, status note) for figure titles; the note is empty when completed."""
+    status = text_attr(f, "status", "completed") or "completed"
+    status = status if len(status) <= 60 else status[:57] + "..."
+    return text_attr(f, "scenario_name") or stem, "" if status == "completed" else f"\n[status: {status}]"
+
+
+def plot_position(fig, t, data, cols, units):
+    """North/east/down vs time on the left, the north-east track on the right."""
+    grid = fig.add_gridspec(3, 2, width_ratios=[1.3, 1])
+    axes = [fig.add_subplot(grid[0, 0])]
+    axes += [fig.add_subplot(grid[i, 0], sharex=axes[0]) for i in (1, 2)]
+    for i, ax in enumerate(axes):
+        ax.plot(t, data[:, i])
+        ax.set_ylabel(label(cols[i], units[i]))
+        ax.tick_params(labelbottom=i == 2)
+    track = fig.add_subplot(grid[:, 1])
+    track.plot(data[:, 1], data[:, 0])
+    track.plot(data[0, 1], data[0, 0], "go", label="start")
+    track.plot(data[-1, 1], data[-1, 0], "rs", label="end")
+    track.set(aspect="equal", adjustable="datalim", title=f"{cols[0]}–{cols[1]} track",
+              xlabel=label(cols[1], units[1]), ylabel=label(cols[0], units[0]))
+    track.grid(True, alpha=0.4)
+    track.legend(loc="best")
+    return axes
+
+
+def plot_attitude(fig, t, data, cols, units):
+    """Roll, pitch, yaw in degrees, one panel each."""
+    axes = fig.subplots(3, 1, sharex=True)
+    for i, ax in enumerate(axes):
+        deg = data[:, i] if units[i].lower().startswith("deg") else np.degrees(data[:, i])
+        wraps = np.flatnonzero(np.abs(np.diff(deg)) > 180) + 1  # don't draw lines across ±180° wraps
+        ax.plot(np.insert(t, wraps, np.nan), np.insert(deg, wraps, np.nan))
+        ax.set_ylabel(label(cols[i], "deg"))
+    return axes
+
+
+def plot_velocity(fig, t, data, cols, units):
+    """Linear (u, v, w) and angular (p, q, r) body-frame velocity panels."""
+    axes = fig.subplots(2, 1, sharex=True)
+    for ax, first, kind in ((axes[0], 0, "linear"), (axes[1], 3, "angular")):
+        for i in range(first, first + 3):
+            ax.plot(t, data[:, i], label=cols[i])
+        ax.set_ylabel(label(f"{kind} velocity", units[first]))
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return axes
+
+
+# dataset name -> (output suffix, minimum columns, plot function, figure size, title text)
+PLOTS = {"position": ("position", 3, plot_position, (12, 7.5), "position"),
+         "euler": ("attitude", 3, plot_attitude, (10, 7.5), "attitude (ZYX Euler angles)"),
+         "velocity": ("velocity", 6, plot_velocity, (10, 7), "body-frame velocity")}
+
+
+def plot_dataset(ds, name, t, tu, title, outdir, body):
+    """Plot one body dataset to a PNG; return its path, or None if unusable."""
+    suffix, ncols, func, size, what = PLOTS[name]
+    data, cols, units = load_series(ds, name, min(len(t), ds.shape[0]))
+    if data.shape[0] == 0 or data.shape[1] < ncols:
+        print(f"plot.py: warning: {body}/{name} is empty or has too few columns, skipped", file=sys.stderr)
+        return None
+    fig = plt.figure(figsize=size, layout="constrained")
+    axes = func(fig, t[:len(data)], data, cols, units)
+    for ax in axes:
+        ax.grid(True, alpha=0.4)
+    axes[-1].set_xlabel(label("time", tu))
+    fig.suptitle(f"{title[0]} — {body} {what}{title[1]}")
+    out = os.path.join(outdir, f"{body}_{suffix}.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_file(path, outdir=None, bodies=None):
+    """Write the PNGs for `path`; return the list of written paths."""
+    if not os.path.isfile(path):
+        raise ResultError(f"no such file: {path}")
+    try:
+        f = h5py.File(path, "r")
+    except OSError as exc:
+        raise ResultError(f"cannot open {path} as HDF5: {exc}") from None
+    with f:
+        if not isinstance(f.get("time"), h5py.Dataset):
+            raise ResultError(f"{path} is not a result file (no /time dataset)")
+        stem = os.path.splitext(os.path.basename(path))[0]
+        t = np.asarray(f["time"][()], dtype=float).ravel()
+        tu = text_attr(f["time"], "units", "s")
+        group = f.get("bodies")
+        group = group if isinstance(group, h5py.Group) else {}
+        available = sorted(k for k in group if isinstance(group[k], h5py.Group))
+        unknown = [b for b in bodies or [] if b not in available]
+        if unknown:
+            raise ResultError(f"unknown body {', '.join(unknown)}; available: {', '.join(available) or 'none'}")
+        outdir = outdir or os.path.join(os.path.dirname(os.path.abspath(path)), stem + "_plots")
+        os.makedirs(outdir, exist_ok=True)
+        title, written = run_title(f, stem), []
+        for body in bodies or available:
+            for name in PLOTS:
+                ds = group[body].get(name)
+                if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or ds.shape[0] == 0:
+                    print(f"plot.py: warning: {body}/{name} missing or empty, skipped", file=sys.stderr)
+                elif out := plot_dataset(ds, name, t, tu, title, outdir, body):
+                    written.append(out)
+        return written
+
+
+def write_synthetic(path, n=500):
+    """Write a fake result file: two bodies on helices, plus an unrelated /joints group."""
+    t = np.linspace(0.0, 50.0, n)
+    with h5py.File(path, "w") as f:
+        f.attrs.update(scenario="name: selftest_helix\n", scenario_name="selftest_helix", status="interrupted",
+                       command_line="sim selftest.yaml", simulator_version="0.0.0")
+        f.create_dataset("time", data=t).attrs.update(units="s", description="simulation time")
+        for k, (name, radius) in enumerate((("auv", 10.0), ("rov", 4.0))):
+            w = 0.2 + 0.1 * k
+            yaw = np.arctan2(np.sin(w * t + np.pi / 2), np.cos(w * t + np.pi / 2))
+            euler = np.column_stack([0.05 * np.sin(t), np.full(n, -0.1), yaw])
+            pos = np.column_stack([radius * np.cos(w * t), radius * np.sin(w * t), 0.2 * t])
+            vel = np.column_stack([np.full(n, radius * w), 0.1 * np.sin(t), np.full(n, 0.2),
+                                   0.05 * np.cos(t), np.zeros(n), np.full(n, w)])
+            (cr, cp, cy), (sr, sp, sy) = np.cos(euler.T / 2), np.sin(euler.T / 2)
+            quat = np.column_stack([cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                                    cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy])
+            for ds_name, data, units, cols in (
+                    ("position", pos, "m", "north,east,down"), ("quaternion", quat, "1", "w,x,y,z"),
+                    ("euler", euler, "rad", "roll,pitch,yaw"),
+                    ("velocity", vel, "m/s,m/s,m/s,rad/s,rad/s,rad/s", "u,v,w,p,q,r"),
+                    ("acceleration", np.gradient(vel, t, axis=0), "m/s^2, rad/s^2", "du,dv,dw,dp,dq,dr")):
+                ds = f.create_dataset(f"bodies/{name}/{ds_name}", data=data)
+                ds.attrs.update(units=units, description=f"{name} {ds_name}", columns=cols)
+        f.create_dataset("joints/j0/position", data=np.zeros(n)).attrs.update(units="rad", description="joint")
+
+
+def selftest():
+    """Plot a synthetic file and check the outputs and the error paths; return an exit code."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.h5")
+        write_synthetic(path)
+        written = plot_file(path)
+        expected = [os.path.join(tmp, "run_plots", f"{b}_{s}.png")
+                    for b in ("auv", "rov") for s in ("position", "attitude", "velocity")]
+        ok = sorted(written) == sorted(expected) and all(os.path.getsize(p) > 0 for p in expected)
+        ok = ok and len(plot_file(path, os.path.join(tmp, "one"), ["rov"])) == 3
+        h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
+        with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
+            for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"]):
+                ok = ok and main(argv) == 2
+    print("selftest " + ("passed" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Plot a simulator result HDF5 file to PNGs.")
+    parser.add_argument("result", nargs="?", help="result .h5 file")
+    parser.add_argument("-o", "--outdir", help="output directory (default: <stem>_plots/ next to the file)")
+    parser.add_argument("--body", nargs="+", action="extend", metavar="NAME", help="only plot these bodies")
+    parser.add_argument("--selftest", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.selftest:
+        return selftest()
+    if not args.result:
+        parser.error("the RESULT file is required")
+    try:
+        written = plot_file(args.result, args.outdir, args.body)
+    except ResultError as exc:
+        print(f"plot.py: error: {exc}", file=sys.stderr)
+        return 2
+    for out in written:
+        print(out)
+    if not written:
+        print("plot.py: nothing to plot (no bodies with position/euler/velocity)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
