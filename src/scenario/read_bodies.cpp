@@ -54,12 +54,27 @@ std::optional<Eigen::MatrixXd> symmetric(Reader& r, const Field& f, const Eigen:
   return Eigen::MatrixXd(0.5 * (m + m.transpose()));
 }
 
+// A rigid body's principal moments obey the triangle inequality I1 ≤ I2 + I3 (each is a sum
+// of two of the three second moments of the mass distribution); a set that breaks it is no
+// body at all, usually a typo.
+bool realizable(Reader& r, const Field& f, const Eigen::Vector3d& principal) {
+  const double slack = 1e-9 * principal.sum();
+  for (int i = 0; i < 3; ++i) {
+    if (principal[i] > principal[(i + 1) % 3] + principal[(i + 2) % 3] + slack) {
+      r.error(f, "the principal moments " + list_text(principal) +
+                     " break the triangle inequality (each must be at most the sum of the other two)");
+      return false;
+    }
+  }
+  return true;
+}
+
 // 3 principal moments, or a full symmetric positive-definite 3×3 matrix.
 std::optional<Matrix3> read_inertia(Reader& r, const Field& f) {
   if (!f.present()) return std::nullopt;
   if (!Reader::is_list_of_rows(f)) {
     auto d = r.numbers(f, 3, Sign::positive, "kg m²");
-    if (!d) return std::nullopt;
+    if (!d || !realizable(r, f, *d)) return std::nullopt;
     return Matrix3(d->asDiagonal());
   }
   auto m = r.matrix(f, 3, "kg m²");
@@ -74,6 +89,7 @@ std::optional<Matrix3> read_inertia(Reader& r, const Field& f) {
                    list_text(eigen.eigenvalues()) + ")");
     return std::nullopt;
   }
+  if (!realizable(r, f, eigen.eigenvalues())) return std::nullopt;
   return inertia;
 }
 
