@@ -7,7 +7,7 @@ enum ExitCode : int {
   kDone = 0,
   kBadInput = 2,          // unreadable or invalid scenario, bad option, unwritable output
   kNumericalFailure = 3,  // the simulation diverged; the file holds what came before
-  kInterrupted = 130,     // SIGINT; the file holds what came before and says so
+  kInterrupted = 130,     // SIGINT (SIGTERM: 143); the file holds what came before and says so
 };
 
 }  // namespace uwsim::app

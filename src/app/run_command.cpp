@@ -23,11 +23,20 @@ namespace uwsim::app {
 namespace {
 
 std::atomic<bool> g_interrupt{false};
+std::atomic<int> g_signal{0};
 
-// First Ctrl-C: finish the current step, write what we have, exit 130. Second: default action.
-extern "C" void on_sigint(int) {
+// First Ctrl-C (or SIGTERM from a batch system): finish the current step, write what we have,
+// exit 128 + signal. A second one: the default action.
+extern "C" void on_stop_signal(int signal_number) {
+  g_signal.store(signal_number);
   g_interrupt.store(true);
-  std::signal(SIGINT, SIG_DFL);
+  std::signal(signal_number, SIG_DFL);
+}
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
 }
 
 std::string status_of(const integrate::RunResult& result) {
@@ -53,7 +62,7 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
 
 int run_scenario(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
-  if (options.duration) overrides.push_back("simulation.duration=" + std::to_string(*options.duration));
+  if (options.duration) overrides.push_back("simulation.duration=" + format_number(*options.duration));
 
   scenario::Scenario scenario;
   try {
@@ -81,20 +90,31 @@ int run_scenario(const RunOptions& options) {
 
   spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, settings.duration,
                model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
-  output::Recorder recorder(model, *file);
   g_interrupt.store(false);
-  std::signal(SIGINT, on_sigint);
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   const auto wall_start = std::chrono::steady_clock::now();
   integrate::RunResult result;
-  {
+  try {
+    output::Recorder recorder(model, *file);
     ProgressLine progress(recorder, settings.duration, isatty(STDERR_FILENO) == 1);
     result = integrate::run(model, settings, progress, &g_interrupt);
+  } catch (const std::exception& error) {
+    // A write that failed (disk full) or a stepper that gave up: still end with a valid file.
+    result.outcome = integrate::Outcome::diverged;
+    result.message = error.what();
   }
   std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  file->set_root_attribute("status", status_of(result));
-  file->close();
+  try {
+    file->set_root_attribute("status", status_of(result));
+    file->close();
+  } catch (const std::exception& error) {
+    spdlog::error("could not finish the output file {}: {}", path.string(), error.what());
+    return kNumericalFailure;
+  }
 
   switch (result.outcome) {
     case integrate::Outcome::completed:
@@ -103,9 +123,9 @@ int run_scenario(const RunOptions& options) {
       return kDone;
     case integrate::Outcome::interrupted:
       spdlog::warn("interrupted at t = {} s; output so far: {}", result.end_time, path.string());
-      return kInterrupted;
+      return 128 + g_signal.load();
     case integrate::Outcome::diverged:
-      spdlog::error("numerical failure: {}", result.message);
+      spdlog::error("run failed: {}", result.message);
       spdlog::error("output up to t = {} s: {}", result.end_time, path.string());
       return kNumericalFailure;
   }

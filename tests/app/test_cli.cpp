@@ -185,17 +185,28 @@ TEST_CASE("cli: a diverging run exits 3, names the body and keeps a readable fil
   H5Fclose(file);
 }
 
-TEST_CASE("cli: Ctrl-C exits 130 and leaves a valid file that says it was interrupted") {
-  const fs::path dir = fresh_dir("interrupt");
+// Starts sim on a long run in `dir` and waits until it has written `bytes` of output (so its
+// signal handlers are installed and chunks are on disk). Returns the child's pid.
+pid_t start_long_run(const fs::path& dir, std::uintmax_t bytes) {
   const pid_t child = fork();
-  REQUIRE(child >= 0);
   if (child == 0) {
     if (chdir(dir.c_str()) != 0) _exit(99);
-    freopen("/dev/null", "w", stderr);
+    if (!freopen("/dev/null", "w", stderr)) _exit(97);
     execl(kSim.c_str(), kSim.c_str(), kDefaultScenario.c_str(), "--duration", "100000", "-o", "out.h5", nullptr);
     _exit(98);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  for (int i = 0; i < 3000; ++i) {
+    std::error_code ignored;
+    if (fs::exists(dir / "out.h5") && fs::file_size(dir / "out.h5", ignored) >= bytes) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return child;
+}
+
+TEST_CASE("cli: Ctrl-C exits 130 and leaves a valid file that says it was interrupted") {
+  const fs::path dir = fresh_dir("interrupt");
+  const pid_t child = start_long_run(dir, 200'000);
+  REQUIRE(child > 0);
   kill(child, SIGINT);
   int status = 0;
   waitpid(child, &status, 0);
@@ -209,6 +220,34 @@ TEST_CASE("cli: Ctrl-C exits 130 and leaves a valid file that says it was interr
   const std::vector<double> t = read_column(file, "/time", 0, 1);
   CHECK(t.size() > 10);
   CHECK(dataset_shape(file, "/bodies/rov/velocity").at(0) == t.size());
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: a run killed outright (SIGKILL) still leaves a readable file up to its last chunk") {
+  const fs::path dir = fresh_dir("kill");
+  const pid_t child = start_long_run(dir, 400'000);
+  REQUIRE(child > 0);
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const std::vector<double> t = read_column(file, "/time", 0, 1);
+  CHECK(t.size() >= 1024);
+  CHECK(t.size() % 1024 == 0);  // whole chunks only: the last partial one died with the process
+  CHECK(t.back() == doctest::Approx(static_cast<double>(t.size() - 1) / 50.0));
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "status") == "running");  // it says it never finished
+  H5Gclose(root);
+  H5Fclose(file);
+}
+
+TEST_CASE("cli: --duration keeps full precision") {
+  const fs::path dir = fresh_dir("duration");
+  REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 0.0123456789 -o out.h5", dir).exit_code == 0);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const std::vector<double> t = read_column(file, "/time", 0, 1);
+  CHECK(t.back() == 0.0123456789);
   H5Fclose(file);
 }
 
