@@ -14,8 +14,8 @@ ProgressLine::~ProgressLine() {
   if (shown_) std::fprintf(stderr, "\r\033[K");
 }
 
-void ProgressLine::on_sample(double t, const double* x, const double* xdot) {
-  next_.on_sample(t, x, xdot);
+void ProgressLine::on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
+  next_.on_sample(t, x, xdot, ws);
   if (!enabled_) return;
   const Clock::time_point now = Clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();

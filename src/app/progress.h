@@ -13,7 +13,7 @@ class ProgressLine : public integrate::SampleSink {
  public:
   ProgressLine(integrate::SampleSink& next, double duration, bool enabled);
   ~ProgressLine() override;  // clears the line
-  void on_sample(double t, const double* x, const double* xdot) override;
+  void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
  private:
   integrate::SampleSink& next_;

@@ -28,9 +28,13 @@ Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion) {
 }
 
 Vec6 damping(const model::Body& body, const BodyMotion& motion) {
-  const Vec6& nu_r = motion.V_rel_B;
-  return -(body.linear_damping.cwiseProduct(nu_r) +
-           body.quadratic_damping.cwiseProduct(nu_r.cwiseAbs().cwiseProduct(nu_r)));
+  // ν_r at the centre of drag d: ω, v + ω × p_Bod; the wrench found there is moved back to Bo.
+  const Vec3& p_Bod = body.p_BoBcd_B;
+  const Vec3 w = spatial::angular(motion.V_rel_B);
+  const Vec6 nu_r_d = make_spatial(w, spatial::linear(motion.V_rel_B) + w.cross(p_Bod));
+  const Vec6 F_d = -(body.linear_damping.cwiseProduct(nu_r_d) +
+                     body.quadratic_damping.cwiseProduct(nu_r_d.cwiseAbs().cwiseProduct(nu_r_d)));
+  return make_spatial(spatial::angular(F_d) + p_Bod.cross(spatial::linear(F_d)), spatial::linear(F_d));
 }
 
 Vec6 restoring(const model::Body& body, const Mat3& R_WB) {

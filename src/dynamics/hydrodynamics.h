@@ -7,7 +7,8 @@
 //   (M_RB + M_A) ν̇ = τ − C_RB(ν)ν − C_A(ν_r)ν_r − D(ν_r)ν_r − g(η) + M_A ν̇_c        (1)
 // where ν̇_c = [−ω × v_c; 0] is the body-frame rate of the current seen from the turning body.
 // In spatial form C(ν)ν = ν ×* (M ν) for both inertias (spatial.h). D(ν_r)ν_r is linear plus
-// quadratic, diagonal: D_l ν_r + D_q |ν_r| ν_r (element-wise), at the body origin.
+// quadratic, diagonal: D_l ν_r + D_q |ν_r| ν_r (element-wise), evaluated at the body's centre
+// of drag (its origin unless set; the shape centre for shapes) and moved to the origin.
 // Not modelled: off-diagonal damping, wave and free-surface effects, rotational currents.
 #pragma once
 
@@ -35,7 +36,7 @@ Vec6 rigid_body_coriolis(const model::Body& body, const BodyMotion& motion);
 // −C_A(ν_r)ν_r + M_A ν̇_c   (1)
 Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion);
 
-// −D(ν_r)ν_r   (1)
+// −D(ν_r)ν_r   (1), at the centre of drag, about Bo
 Vec6 damping(const model::Body& body, const BodyMotion& motion);
 
 // −g(η): weight W at the CG along +z_W, buoyancy B at the CB along −z_W   [Fossen2011 eq. 4.6]

@@ -1,30 +1,21 @@
 // The derivative of the state: one fixed stage order per evaluation, the map of the simulator.
-//   1. kinematics      q → R_WB, spatial velocities, velocities relative to the water
-//   2. forces          rigid-body and added-mass Coriolis, damping, restoring, applied wrenches
-//   3. accelerations   (M_RB + M_A) V̇ = F, the added mass inside the inertia   [Kolano eq. 2–3]
-//   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, v̇ = V̇
-// The next issues add stages in place: inputs and controllers before 2, thrusters in 2, the
-// articulated-body algorithm in 3, constraint correction between 3 and 4.
+//   1. kinematics      poses and velocities of every body, velocities relative to the water
+//   2. body forces     rigid-body and added-mass Coriolis, damping, weight and buoyancy,
+//                      applied wrenches — everything on a body that is not M·a
+//   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
+//                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
+//   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, and the accelerations
+// The next issues add stages in place: inputs and controllers before 2, thrusters in 2,
+// constraint correction between 3 and 4.
 //
-// Attitude: the quaternion is used normalised (q / |q|) in every evaluation, so q̇ is tangent
-// to the unit sphere and its norm changes only by integration error; the integrator then
-// projects it back onto the sphere after each step (normalize_quaternions).
+// Attitude: free roots' quaternions are used normalised (q / |q|) in every evaluation, so q̇ is
+// tangent to the unit sphere and the norm changes only by integration error; the integrator
+// projects it back after each step (normalize_quaternions).
 #pragma once
 
-#include <vector>
-
-#include "dynamics/hydrodynamics.h"
-#include "model/model.h"
+#include "dynamics/workspace.h"
 
 namespace uwsim::dynamics {
-
-// Per-evaluation scratch, sized once for a model: the step path never allocates.
-struct Workspace {
-  explicit Workspace(const model::Model& model);
-  std::vector<BodyMotion> motion;  // per body
-  std::vector<Vec6> F_Bo_B;        // total non-inertial wrench about Bo, per body
-  std::vector<Vec6> A_WB_B;        // spatial acceleration V̇, per body
-};
 
 // xdot = f(t, x). Applied forces are switched by their schedule at `schedule_time` (the start
 // of the current smooth segment; see integrate/driver.h), which keeps f smooth within a
@@ -32,7 +23,11 @@ struct Workspace {
 void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws);
 
-// Projects every body's quaternion in x back to unit norm.
+// Stages 1–2 alone: what inverse dynamics and the mass matrix need (rnea.h, crba.h).
+void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
+                                   Workspace& ws);
+
+// Projects every free body's quaternion in x back to unit norm.
 void normalize_quaternions(const model::Model& model, double* x);
 
 }  // namespace uwsim::dynamics

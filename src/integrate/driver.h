@@ -8,7 +8,8 @@
 // - The right-hand side is integrated in smooth segments between force switching times
 //   (Model::discontinuities); the stepper restarts at each.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
-//   when |‖q‖ − 1| exceeds 1e-14, restarting the stepper there).
+//   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
+// - dopri5 stops with Outcome::diverged if its step shrinks below 1e-12·max(1, t).
 // - After each step the state is checked: a non-finite or exploding value stops the run with
 //   Outcome::diverged and names the body, the component and the time.
 #pragma once
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/workspace.h"
 #include "model/model.h"
 #include "scenario/spec.h"
 
@@ -37,11 +39,12 @@ struct Settings {
 // The integration settings a scenario's `simulation` section asks for.
 Settings settings_from(const scenario::SimulationSpec& simulation);
 
-// Receives the samples. `xdot` is f(t, x) at the sample (for accelerations).
+// Receives the samples. `xdot` is f(t, x) at the sample, and `ws` holds that evaluation's
+// poses, velocities and accelerations of every body.
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
-  virtual void on_sample(double t, const double* x, const double* xdot) = 0;
+  virtual void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) = 0;
 };
 
 enum class Outcome { completed, interrupted, diverged };

@@ -14,8 +14,8 @@ struct Component {
   double DivergenceLimits::*limit;
 };
 
-// Velocity components are stored [p q r u v w] (spatial order), reported by their SNAME names.
-constexpr Component kComponents[] = {
+// A free body's velocity is stored [p q r u v w] (spatial order), reported by SNAME names.
+constexpr Component kFreeBody[] = {
     {0, false, "position north", &DivergenceLimits::position},
     {1, false, "position east", &DivergenceLimits::position},
     {2, false, "position down", &DivergenceLimits::position},
@@ -31,20 +31,37 @@ constexpr Component kComponents[] = {
     {5, true, "velocity w", &DivergenceLimits::linear_velocity},
 };
 
+constexpr Component kJoint[] = {
+    {0, false, "joint position", &DivergenceLimits::position},
+    {0, true, "joint velocity", &DivergenceLimits::angular_velocity},
+};
+
+template <std::size_t N>
+std::optional<std::string> check(const model::Body& body, const Component (&components)[N], const double* x,
+                                 const DivergenceLimits& limits) {
+  for (const Component& c : components) {
+    const double value = x[(c.in_v ? body.v_offset : body.q_offset) + c.offset];
+    const bool bad = !std::isfinite(value) || (c.limit && std::abs(value) > limits.*c.limit);
+    if (!bad) continue;
+    std::ostringstream out;
+    if (body.joint.type == model::JointType::free) out << "body '" << body.name << "': ";
+    else out << "joint '" << body.joint.name << "' (body '" << body.name << "'): ";
+    out << c.what << " = " << value;
+    if (std::isfinite(value)) out << " exceeds " << limits.*c.limit;
+    return out.str();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> find_divergence(const model::Model& model, const double* x,
                                            const DivergenceLimits& limits) {
   for (const model::Body& body : model.bodies) {
-    for (const Component& c : kComponents) {
-      const double value = x[(c.in_v ? body.v_offset : body.q_offset) + c.offset];
-      const bool bad = !std::isfinite(value) || (c.limit && std::abs(value) > limits.*c.limit);
-      if (!bad) continue;
-      std::ostringstream out;
-      out << "body '" << body.name << "': " << c.what << " = " << value;
-      if (std::isfinite(value)) out << " exceeds " << limits.*c.limit;
-      return out.str();
-    }
+    std::optional<std::string> problem;
+    if (body.joint.type == model::JointType::free) problem = check(body, kFreeBody, x, limits);
+    else if (body.joint.dof() == 1) problem = check(body, kJoint, x, limits);
+    if (problem) return problem;
   }
   return std::nullopt;
 }

@@ -1,41 +1,139 @@
 // References: [Fossen2011] eq. 3.44 (M_RB about CO), eq. 4.6 (restoring forces);
-// [Nielsen2018] eq. 7 (the per-vehicle model).
+// [Nielsen2018] eq. 7 (the per-vehicle model); [RBDA] Sec. 4.4 (joint models, motion subspace).
 #include "model/build_model.h"
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace uwsim::model {
 
+using spatial::Pose;
+
 namespace {
+
+Pose rotation(const Mat3& R) { return {R, Vec3::Zero()}; }
+Pose translation(const Vec3& p) { return {Mat3::Identity(), p}; }
 
 Body build_body(const scenario::BodySpec& spec, const Environment& env) {
   Body body;
   body.name = spec.name;
   body.M_RB_B = spatial::rigid_body_inertia(spec.mass, spec.p_BoBcm_B, spec.inertia_Bcm_B);
   body.M_A_B = spatial::from_fossen_order(spec.added_mass_B);
-  // M = M_RB + M_A is constant in body axes for a free body [Fossen2011 Sec. 6.5]:
-  // invert it once here instead of factoring every step.
-  body.M_inv_B = (body.M_RB_B + body.M_A_B).inverse();
+  body.M_B = body.M_RB_B + body.M_A_B;
+  body.M_inv_B = body.M_B.inverse();
   body.linear_damping = spatial::from_fossen_order(spec.linear_damping);
   body.quadratic_damping = spatial::from_fossen_order(spec.quadratic_damping);
   body.weight = spec.mass * env.gravity;
   body.buoyancy = env.water_density * env.gravity * spec.volume;
   body.p_BoBcm_B = spec.p_BoBcm_B;
   body.p_BoBcb_B = spec.p_BoBcb_B;
+  body.p_BoBcd_B = spec.p_BoBcd_B;
   return body;
 }
 
-int find_body(const std::vector<Body>& bodies, const std::string& name) {
-  const auto it = std::find_if(bodies.begin(), bodies.end(),
-                               [&](const Body& b) { return b.name == name; });
-  if (it == bodies.end()) throw std::invalid_argument("build_model: no body named " + name);
-  return static_cast<int>(it - bodies.begin());
+// The three ways to place a joint (see scenario::JointPlacementSpec) as X_PJ, axis, X_JC.
+void place_joint(const scenario::JointPlacementSpec& p, Joint& joint) {
+  using Kind = scenario::JointPlacementSpec::Kind;
+  const Vec3 z = Vec3::UnitZ(), x = Vec3::UnitX();
+  switch (p.kind) {
+    case Kind::origin:
+      joint.X_PJ = Pose{spatial::rotation_rpy(p.rpy), p.xyz};
+      joint.axis_J = p.axis.normalized();
+      break;
+    case Kind::dh:  // Rz(θ+q) Tz(d) Tx(a) Rx(α): the joint turns about the parent's z
+      joint.axis_J = z;
+      joint.X_JC = rotation(spatial::rotation_about(z, p.theta)) * translation(p.d * z) *
+                   translation(p.a * x) * rotation(spatial::rotation_about(x, p.alpha));
+      break;
+    case Kind::mdh:  // Rx(α) Tx(d) Rz(θ+q) Tz(r): the joint turns about the child's z
+      joint.X_PJ = rotation(spatial::rotation_about(x, p.alpha)) * translation(p.d * x);
+      joint.axis_J = z;
+      joint.X_JC = rotation(spatial::rotation_about(z, p.theta)) * translation(p.r * z);
+      break;
+  }
+  joint.X_PJ = Pose{spatial::rotation_rpy(p.mount_rpy), p.mount_xyz} * joint.X_PJ;
+}
+
+Joint build_joint(const scenario::JointSpec& spec) {
+  Joint joint;
+  joint.name = spec.name;
+  joint.type = spec.type == scenario::JointType::revolute    ? JointType::revolute
+               : spec.type == scenario::JointType::prismatic ? JointType::prismatic
+                                                              : JointType::fixed;
+  place_joint(spec.placement, joint);
+  // The joint's unit twist in J, carried rigidly to C: constant in C for these joints.
+  const Vec6 S_J = joint.type == JointType::revolute ? spatial::make_spatial(joint.axis_J, Vec3::Zero())
+                                                     : spatial::make_spatial(Vec3::Zero(), joint.axis_J);
+  joint.S_C = joint.type == JointType::fixed ? Vec6::Zero() : spatial::motion_to_child(joint.X_JC, S_J);
+  for (int k = 0; k < 6; ++k) {
+    if (joint.S_C[k] == 1.0 && (joint.S_C - Vec6::Unit(k)).isZero(0.0)) joint.S_index = k;
+  }
+  joint.expand_pose();
+  joint.lower = spec.limits.lower;
+  joint.upper = spec.limits.upper;
+  joint.max_effort = spec.limits.effort;
+  joint.max_velocity = spec.limits.velocity;
+  joint.damping = spec.damping;
+  joint.friction = spec.friction;
+  joint.effort = spec.effort;
+  return joint;
+}
+
+// Body indices in an order where every parent comes before its children: roots in file order,
+// each followed depth-first by its subtree (children in file order).
+std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
+                                    const std::map<std::string, const scenario::JointSpec*>& joint_of_child) {
+  std::multimap<std::string, std::size_t> children;  // parent name → child body index
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t i = 0; i < scenario.bodies.size(); ++i) index_of[scenario.bodies[i].name] = i;
+  std::vector<std::size_t> roots;
+  for (std::size_t i = 0; i < scenario.bodies.size(); ++i) {
+    const auto it = joint_of_child.find(scenario.bodies[i].name);
+    if (it == joint_of_child.end() || it->second->parent == "world") roots.push_back(i);
+    else children.emplace(it->second->parent, i);
+  }
+  std::vector<std::size_t> order;
+  std::vector<std::size_t> stack(roots.rbegin(), roots.rend());
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    order.push_back(i);
+    const auto [first, last] = children.equal_range(scenario.bodies[i].name);
+    std::vector<std::size_t> kids;
+    for (auto it = first; it != last; ++it) kids.push_back(it->second);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  if (order.size() != scenario.bodies.size())
+    throw std::invalid_argument("build_model: the joints do not form a forest (a cycle or an unknown parent)");
+  return order;
 }
 
 }  // namespace
+
+void Joint::expand_pose() {
+  const Mat3 K = spatial::skew(axis_J), K2 = K * K;
+  const Mat3& R_PJ = X_PJ.R;
+  C0 = R_PJ * X_JC.R;
+  d0 = R_PJ * X_JC.p;
+  C1.setZero(), C2.setZero(), d1.setZero(), d2.setZero(), slide.setZero();
+  if (type == JointType::revolute) {
+    C1 = R_PJ * K * X_JC.R, C2 = R_PJ * K2 * X_JC.R;
+    d1 = R_PJ * K * X_JC.p, d2 = R_PJ * K2 * X_JC.p;
+  } else if (type == JointType::prismatic) {
+    slide = R_PJ * axis_J;
+  }
+}
+
+spatial::Pose Joint::pose_in_parent(double q) const {
+  if (type == JointType::revolute) {
+    const double s = std::sin(q), versine = 1.0 - std::cos(q);
+    return {C0 + s * C1 + versine * C2, X_PJ.p + d0 + s * d1 + versine * d2};
+  }
+  const double shift = type == JointType::prismatic ? q : 0.0;
+  return {C0, X_PJ.p + d0 + shift * slide};
+}
 
 std::vector<double> Model::discontinuities() const {
   std::vector<double> times;
@@ -48,35 +146,71 @@ std::vector<double> Model::discontinuities() const {
   return times;
 }
 
+int Model::body_index(const std::string& name) const {
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
 Model build_model(const scenario::Scenario& scenario) {
   Model model;
   model.environment.gravity = scenario.environment.gravity;
   model.environment.water_density = scenario.environment.water_density;
   model.environment.current_W = scenario.environment.current_W;
+  // Joint limits: natural period of 20 integration steps, stiff yet well inside RK4's stability.
+  model.limit_frequency = 2.0 * M_PI / (20.0 * scenario.simulation.step);
 
-  const int n = static_cast<int>(scenario.bodies.size());
-  model.nq = 7 * n;
-  model.nv = 6 * n;
-  model.x0.assign(static_cast<std::size_t>(model.state_size()), 0.0);
-  for (int i = 0; i < n; ++i) {
-    const scenario::BodySpec& spec = scenario.bodies[static_cast<std::size_t>(i)];
+  std::map<std::string, const scenario::JointSpec*> joint_of_child;
+  for (const scenario::JointSpec& j : scenario.joints) joint_of_child[j.child] = &j;
+
+  // Lay out bodies, then coordinates: all q first, then all v.
+  std::vector<const scenario::BodySpec*> specs;
+  for (std::size_t i : tree_order(scenario, joint_of_child)) {
+    const scenario::BodySpec& spec = scenario.bodies[i];
     Body body = build_body(spec, model.environment);
-    body.q_offset = 7 * i;
-    body.v_offset = model.nq + 6 * i;
-
-    double* q = model.x0.data() + body.q_offset;
-    const Eigen::Quaterniond q_WB = spec.initial.q_WB.normalized();
-    Eigen::Map<Vec3> p_WBo_W(q);
-    p_WBo_W = spec.initial.p_WB_W;
-    q[3] = q_WB.w(), q[4] = q_WB.x(), q[5] = q_WB.y(), q[6] = q_WB.z();
-    Eigen::Map<Vec6>(model.x0.data() + body.v_offset) = spatial::from_fossen_order(spec.initial.nu_B);
+    const auto it = joint_of_child.find(spec.name);
+    if (it != joint_of_child.end()) {
+      body.joint = build_joint(*it->second);
+      body.parent = it->second->parent == "world" ? -1 : model.body_index(it->second->parent);
+    }
+    const int nq = body.joint.type == JointType::free ? 7 : body.joint.dof();
+    if (nq > 0) body.q_offset = model.nq;
+    model.nq += nq;
     model.bodies.push_back(std::move(body));
+    specs.push_back(&spec);
+  }
+  for (Body& body : model.bodies) {
+    if (body.parent >= 0) model.bodies[static_cast<std::size_t>(body.parent)].has_children = true;
+  }
+  for (Body& body : model.bodies) {
+    if (body.joint.dof() == 0) continue;
+    body.v_offset = model.nq + model.nv;
+    model.nv += body.joint.dof();
+  }
+
+  model.x0.assign(static_cast<std::size_t>(model.state_size()), 0.0);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint.type == JointType::free) {
+      const scenario::BodyInitialSpec& initial = specs[b]->initial;
+      double* q = model.x0.data() + body.q_offset;
+      const Eigen::Quaterniond q_WB = initial.q_WB.normalized();
+      Eigen::Map<Vec3> p_WBo_W(q);
+      p_WBo_W = initial.p_WB_W;
+      q[3] = q_WB.w(), q[4] = q_WB.x(), q[5] = q_WB.y(), q[6] = q_WB.z();
+      Eigen::Map<Vec6>(model.x0.data() + body.v_offset) = spatial::from_fossen_order(initial.nu_B);
+    } else if (body.joint.dof() == 1) {
+      const scenario::JointSpec& joint = *joint_of_child.at(body.name);
+      model.x0[static_cast<std::size_t>(body.q_offset)] = joint.initial_position;
+      model.x0[static_cast<std::size_t>(body.v_offset)] = joint.initial_velocity;
+    }
   }
 
   for (const scenario::ForceSpec& spec : scenario.forces) {
     AppliedForce force;
     force.name = spec.name;
-    force.body = find_body(model.bodies, spec.body);
+    force.body = model.body_index(spec.body);
+    if (force.body < 0) throw std::invalid_argument("build_model: no body named " + spec.body);
     force.in_world_frame = spec.frame == scenario::ForceFrame::world;
     force.p_BoP_B = spec.point_B;
     force.force = spec.force;

@@ -2,17 +2,23 @@
 // (parameters only; per-step scratch lives in dynamics::Workspace, time-varying values in the
 // state vector). Everything here is in the spatial [angular; linear] ordering, SI units.
 //
-// State vector layout (see README "State vector"): x = [q; v] with, per free body b,
-//   q[b.q_offset + 0..2] = p_WBo_W   body origin in NED (m)
-//   q[b.q_offset + 3..6] = q_WB      unit quaternion [w, x, y, z], body → NED
-//   v[b.v_offset + 0..5] = V_WB_B    spatial velocity [ω; v] = [p q r u v w] in the body frame
+// The bodies form a forest: each body is a free-floating root or the child of one joint
+// (revolute, prismatic or fixed) whose parent is another body or the world. Bodies are stored
+// parents before children, so one forward sweep visits a tree root-to-leaves.
+//
+// State vector layout (see README "State vector"): x = [q; v] with, per body b,
+//   free root:           q[b.q_offset + 0..2] = p_WBo_W (m, NED), q[b.q_offset + 3..6] = q_WB
+//                        [w, x, y, z]; v[b.v_offset + 0..5] = V_WB_B = [ω; v] in the body frame
+//   revolute/prismatic:  q[b.q_offset] = joint position (rad or m), v[b.v_offset] = its rate
+//   fixed:               no coordinates (q_offset = v_offset = −1)
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "spatial/spatial.h"
+#include "spatial/transform.h"
 
 namespace uwsim::model {
 
@@ -25,22 +31,64 @@ struct Environment {
   double gravity = 9.81;           // m/s², along +z of NED
   double water_density = 1000.0;   // kg/m³
   Vec3 current_W = Vec3::Zero();   // m/s, constant and irrotational, in NED
+
+  bool still_water() const { return current_W.isZero(0.0); }
 };
 
-// A free-floating rigid body: a tree root joined to the world by a 6-DOF free joint.
+enum class JointType { free, revolute, prismatic, fixed };
+
+// The joint between a body and its parent (or the world), as seen from the child body C.
+// Pose of C in the parent P: X_PC(q) = X_PJ · X_J(q) · X_JC, X_J a rotation about / shift along
+// `axis_J` (unit, in J).
+struct Joint {
+  std::string name;           // "" for a free root
+  JointType type = JointType::free;
+  spatial::Pose X_PJ;         // parent → joint frame (includes any manipulator mount)
+  spatial::Pose X_JC;         // joint frame (after the motion) → child frame
+  Vec3 axis_J = Vec3::UnitZ();
+  Vec6 S_C = Vec6::Zero();    // motion subspace in child coordinates (constant)
+  int S_index = -1;           // k if S_C is the unit vector e_k (MDH joints, aligned axes): IA·S is a column
+  double lower = -std::numeric_limits<double>::infinity();  // position limits
+  double upper = std::numeric_limits<double>::infinity();
+  double max_effort = std::numeric_limits<double>::infinity();
+  double max_velocity = std::numeric_limits<double>::infinity();  // reported, not enforced
+  double damping = 0.0;       // viscous, ≥ 0
+  double friction = 0.0;      // Coulomb, ≥ 0
+  double effort = 0.0;        // constant applied torque or force
+
+  // X_PC(q) expanded once at build time (Rodrigues): with K = S(axis_J),
+  //   R_PC = C0 + sin q·C1 + (1 − cos q)·C2,  Cₖ = R_PJ Kᵏ R_JC   (prismatic: C0 only)
+  //   p_PC = p_PJ + d0 + sin q·d1 + (1 − cos q)·d2 (+ q·R_PJ·axis_J for prismatic),
+  //   dₖ = R_PJ Kᵏ p_JC
+  // so a joint's pose costs one sincos and a few 3×3 sums per evaluation.
+  Mat3 C0 = Mat3::Identity(), C1 = Mat3::Zero(), C2 = Mat3::Zero();
+  Vec3 d0 = Vec3::Zero(), d1 = Vec3::Zero(), d2 = Vec3::Zero(), slide = Vec3::Zero();
+
+  int dof() const { return type == JointType::free ? 6 : type == JointType::fixed ? 0 : 1; }
+  // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first.
+  spatial::Pose pose_in_parent(double q) const;
+  void expand_pose();
+};
+
+// A rigid body with its hydrodynamics: a vehicle, a link, a connector piece.
 struct Body {
   std::string name;
+  int parent = -1;          // index of the parent body; −1: the world (or none, for a free root)
+  Joint joint;
   Mat6 M_RB_B;              // rigid-body spatial inertia about Bo, in B
   Mat6 M_A_B;               // added mass about Bo, in B (symmetric, positive semi-definite)
-  Mat6 M_inv_B;             // (M_RB + M_A)⁻¹: constant in B for a free body, so factored once
+  Mat6 M_B;                 // M_RB + M_A: the inertia the articulated-body algorithm uses
+  Mat6 M_inv_B;             // M_B⁻¹, for a free body without children (constant: no factoring per step)
+  bool has_children = false;
   Vec6 linear_damping;      // D_l diagonal (spatial order), ≥ 0
   Vec6 quadratic_damping;   // D_q diagonal (spatial order), ≥ 0
   double weight = 0.0;      // W = m g (N), acts at the CG along +z of NED
   double buoyancy = 0.0;    // B = ρ g ∇ (N), acts at the CB along −z of NED
   Vec3 p_BoBcm_B = Vec3::Zero();
   Vec3 p_BoBcb_B = Vec3::Zero();
-  int q_offset = 0;         // index of p_WBo_W in x
-  int v_offset = 0;         // index of V_WB_B in x (already offset by nq)
+  Vec3 p_BoBcd_B = Vec3::Zero();  // centre of drag: where the damping acts
+  int q_offset = -1;        // index of this body's joint coordinates in x
+  int v_offset = -1;        // index of its joint velocities in x (already offset by nq)
 };
 
 // A constant wrench on a body, switched on for start ≤ t < stop. `force` acts at point_B.
@@ -59,13 +107,17 @@ struct AppliedForce {
 
 struct Model {
   Environment environment;
-  std::vector<Body> bodies;
+  std::vector<Body> bodies;     // parents before children
   std::vector<AppliedForce> forces;
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
   std::vector<double> x0;      // initial state [q; v]
+  // Joint limits act as a critically damped spring on the joint's articulated inertia with
+  // this natural frequency (rad/s), so the limit is equally stiff for any link.
+  double limit_frequency = 2.0 * M_PI * 50.0;
 
   int state_size() const { return nq + nv; }
+  int body_index(const std::string& name) const;  // −1 if none
   // Times at which the right-hand side jumps (forces switching): the integrator restarts there.
   std::vector<double> discontinuities() const;
 };

@@ -6,45 +6,81 @@ namespace uwsim::output {
 
 using spatial::Vec6;
 
+namespace {
+
+const char* joint_units(const model::Joint& joint, int derivative) {
+  static const char* revolute[] = {"rad", "rad/s", "rad/s^2", "N m"};
+  static const char* prismatic[] = {"m", "m/s", "m/s^2", "N"};
+  return joint.type == model::JointType::prismatic ? prismatic[derivative] : revolute[derivative];
+}
+
+// Quaternion [w, x, y, z] of a rotation matrix, w ≥ 0.
+spatial::Quat quaternion_of(const spatial::Mat3& R) {
+  const Eigen::Quaterniond q(R);
+  const spatial::Quat v(q.w(), q.x(), q.y(), q.z());
+  return q.w() < 0 ? spatial::Quat(-v) : v;
+}
+
+}  // namespace
+
 Recorder::Recorder(const model::Model& model, Hdf5File& file) : model_(model), file_(file) {
   time_ = file.add_series("/time", 1, "s", "simulated time of each sample");
-  for (const model::Body& body : model.bodies) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const model::Body& body = model.bodies[b];
     const std::string group = "/bodies/" + body.name + "/";
     BodySeries s;
-    s.position = file.add_series(group + "position", 3, "m",
-                                 "body origin position in the NED world frame",
+    s.position = file.add_series(group + "position", 3, "m", "body origin position in the NED world frame",
                                  {"north", "east", "down"});
-    s.quaternion = file.add_series(group + "quaternion", 4, "1",
-                                   "attitude quaternion, rotates body to NED", {"w", "x", "y", "z"});
+    s.quaternion = file.add_series(group + "quaternion", 4, "1", "attitude quaternion, rotates body to NED",
+                                   {"w", "x", "y", "z"});
     s.euler = file.add_series(group + "euler", 3, "rad",
-                              "roll, pitch, yaw (ZYX convention) of body relative to NED",
-                              {"roll", "pitch", "yaw"});
+                              "roll, pitch, yaw (ZYX convention) of body relative to NED", {"roll", "pitch", "yaw"});
     s.velocity = file.add_series(group + "velocity", 6, "m/s, rad/s",
-                                 "body-frame velocity of the body origin relative to NED",
-                                 {"u", "v", "w", "p", "q", "r"});
+                                 "body-frame velocity of the body origin relative to NED", {"u", "v", "w", "p", "q", "r"});
     s.acceleration = file.add_series(group + "acceleration", 6, "m/s^2, rad/s^2",
                                      "time derivative of the body-frame velocity components",
                                      {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
     bodies_.push_back(s);
+    if (body.joint.type == model::JointType::free || body.joint.dof() == 0) continue;
+    const std::string jgroup = "/joints/" + body.joint.name + "/";
+    JointSeries j;
+    j.body = b;
+    j.position = file.add_series(jgroup + "position", 1, joint_units(body.joint, 0), "joint position");
+    j.velocity = file.add_series(jgroup + "velocity", 1, joint_units(body.joint, 1), "joint velocity");
+    j.acceleration = file.add_series(jgroup + "acceleration", 1, joint_units(body.joint, 2), "joint acceleration");
+    j.effort = file.add_series(jgroup + "effort", 1, joint_units(body.joint, 3),
+                               "applied joint effort (torque or force), after saturation; without friction, damping and limit forces");
+    joints_.push_back(j);
   }
 }
 
-void Recorder::on_sample(double t, const double* x, const double* xdot) {
+void Recorder::on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
   file_.append(time_, &t);
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
     const model::Body& body = model_.bodies[b];
-    const BodySeries& s = bodies_[b];
-    const double* q = x + body.q_offset;
-    file_.append(s.position, q);
-    file_.append(s.quaternion, q + 3);
-    const spatial::Quat q_WB(q[3], q[4], q[5], q[6]);
-    const spatial::Vec3 euler = spatial::euler_zyx_from_rotation(spatial::rotation_from_quaternion(q_WB));
-    file_.append(s.euler, euler.data());
-    const Vec6 nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
-    file_.append(s.velocity, nu.data());
-    const Vec6 nu_dot = spatial::to_fossen_order(Eigen::Map<const Vec6>(xdot + body.v_offset));
-    file_.append(s.acceleration, nu_dot.data());
+    const dynamics::BodyState& s = ws.bodies[b];
+    const BodySeries& series = bodies_[b];
+    file_.append(series.position, s.X_WB.p.data());
+    // A free body's quaternion is its state (continuous sign); a link's comes from its pose.
+    const spatial::Quat q_WB = body.joint.type == model::JointType::free
+                                   ? spatial::Quat(Eigen::Map<const spatial::Quat>(x + body.q_offset + 3))
+                                   : quaternion_of(s.X_WB.R);
+    file_.append(series.quaternion, q_WB.data());
+    const spatial::Vec3 euler = spatial::euler_zyx_from_rotation(s.X_WB.R);
+    file_.append(series.euler, euler.data());
+    const Vec6 nu = spatial::to_fossen_order(s.motion.V_WB_B);
+    file_.append(series.velocity, nu.data());
+    const Vec6 nu_dot = spatial::to_fossen_order(s.A_WB_B);
+    file_.append(series.acceleration, nu_dot.data());
   }
+  for (const JointSeries& j : joints_) {
+    const model::Body& body = model_.bodies[j.body];
+    file_.append(j.position, x + body.q_offset);
+    file_.append(j.velocity, x + body.v_offset);
+    file_.append(j.acceleration, xdot + body.v_offset);
+    file_.append(j.effort, &ws.bodies[j.body].tau);
+  }
+  file_.sync();
 }
 
 }  // namespace uwsim::output

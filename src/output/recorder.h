@@ -5,7 +5,9 @@
 //   /bodies/<body>/euler         (N×3)  roll, pitch, yaw (ZYX), rad
 //   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
 //   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
-// Velocities leave the spatial [ω; v] order of the state here and only here.
+//   /joints/<joint>/position, velocity, acceleration, effort   (N)  rad or m, …, N m or N
+// Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
+// the dynamics here and only here.
 #pragma once
 
 #include <vector>
@@ -19,16 +21,21 @@ namespace uwsim::output {
 class Recorder : public integrate::SampleSink {
  public:
   Recorder(const model::Model& model, Hdf5File& file);
-  void on_sample(double t, const double* x, const double* xdot) override;
+  void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
  private:
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
   };
+  struct JointSeries {
+    std::size_t body;
+    Hdf5File::SeriesId position, velocity, acceleration, effort;
+  };
   const model::Model& model_;
   Hdf5File& file_;
   Hdf5File::SeriesId time_;
   std::vector<BodySeries> bodies_;
+  std::vector<JointSeries> joints_;
 };
 
 }  // namespace uwsim::output

@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>  // cross products
+#include <cmath>
 
 namespace uwsim::spatial {
 
@@ -65,6 +66,37 @@ inline Mat6 rigid_body_inertia(double m, const Vec3& p_BoBcm_B, const Mat3& I_Bc
   M.bottomLeftCorner<3, 3>() = -m * S;
   M.bottomRightCorner<3, 3>() = m * Mat3::Identity();
   return M;
+}
+
+// x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia), by Cholesky
+// A = L Lᵀ with fixed trip counts the compiler unrolls: several times cheaper than the generic
+// factorisation for this one size, and it is in the step path of every floating base.
+inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
+  double L[6][6] = {};
+  for (int j = 0; j < 6; ++j) {
+    double d = A(j, j);
+    for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
+    L[j][j] = std::sqrt(d);
+    const double inv = 1.0 / L[j][j];
+    for (int i = j + 1; i < 6; ++i) {
+      double v = A(i, j);
+      for (int k = 0; k < j; ++k) v -= L[i][k] * L[j][k];
+      L[i][j] = v * inv;
+    }
+  }
+  Vec6 y;
+  for (int i = 0; i < 6; ++i) {
+    double v = b[i];
+    for (int k = 0; k < i; ++k) v -= L[i][k] * y[k];
+    y[i] = v / L[i][i];
+  }
+  Vec6 x;
+  for (int i = 5; i >= 0; --i) {
+    double v = y[i];
+    for (int k = i + 1; k < 6; ++k) v -= L[k][i] * x[k];
+    x[i] = v / L[i][i];
+  }
+  return x;
 }
 
 // Fossen ordering [linear; angular] ([u v w p q r], M_A, D) ↔ spatial [angular; linear].

@@ -1,8 +1,11 @@
 // Spatial algebra against Fossen's matrix forms, assembled independently in Fossen order.
 #include <doctest/doctest.h>
 
+#include <Eigen/Cholesky>
+
 #include "spatial/rotation.h"
 #include "spatial/spatial.h"
+#include "spatial/transform.h"
 
 using namespace uwsim::spatial;
 
@@ -75,4 +78,30 @@ TEST_CASE("rotation: q̇ = ½ q ⊗ [0, ω] matches the finite difference of a c
   const Eigen::Quaterniond q1 = q0 * Eigen::Quaterniond(Eigen::AngleAxisd(w_B.norm() * dt, w_B.normalized()));
   const Quat finite_difference = (Quat(q1.w(), q1.x(), q1.y(), q1.z()) - q) / dt;
   CHECK((quaternion_rate(q, w_B) - finite_difference).norm() < 1e-6);
+}
+
+TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces and motions move consistently") {
+  Pose X_AB;
+  X_AB.R = rotation_rpy(Vec3(0.3, -0.5, 1.1));
+  X_AB.p = Vec3(0.2, -0.1, 0.4);
+  Mat6 L = Mat6::Identity();
+  L(3, 0) = 0.3, L(4, 2) = -0.2, L(1, 0) = 0.1, L(5, 3) = 0.4;
+  const Mat6 I_B = L * L.transpose();
+  const Mat6 X = motion_transform_to_child(X_AB);
+  CHECK((inertia_to_parent(X_AB, I_B) - X.transpose() * I_B * X).norm() < 1e-14);
+  // Power is frame-independent: f_B · v_B = f_A · v_A with v_B = ᴮX_A v_A, f_A = ᴮX_Aᵀ f_B.
+  const Vec6 v_A = (Vec6() << 0.1, -0.4, 0.3, 1.0, 0.5, -0.2).finished();
+  const Vec6 f_B = (Vec6() << 2.0, 0.1, -1.0, 0.3, 0.7, 1.5).finished();
+  CHECK((motion_to_child(X_AB, v_A) - X * v_A).norm() < 1e-15);
+  CHECK(std::abs(f_B.dot(motion_to_child(X_AB, v_A)) - force_to_parent(X_AB, f_B).dot(v_A)) < 1e-14);
+}
+
+TEST_CASE("spatial: solve_spd6 solves a symmetric positive-definite 6×6 system like Eigen's LLT") {
+  Mat6 L = Mat6::Identity();
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < i; ++j) L(i, j) = 0.1 * (i + 1) - 0.07 * j;
+  const Mat6 A = L * L.transpose() + 0.5 * Mat6::Identity();
+  const Vec6 b = (Vec6() << 1.0, -2.0, 0.5, 3.0, -1.5, 0.25).finished();
+  CHECK((solve_spd6(A, b) - A.llt().solve(b)).norm() < 1e-13);
+  CHECK((A * solve_spd6(A, b) - b).norm() < 1e-13);
 }

@@ -57,7 +57,7 @@ struct Trajectory {
 class CollectingSink : public integrate::SampleSink {
  public:
   explicit CollectingSink(Trajectory& trajectory) : trajectory_(trajectory) {}
-  void on_sample(double t, const double* x, const double* xdot) override {
+  void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace&) override {
     const auto n = static_cast<std::size_t>(trajectory_.model.state_size());
     trajectory_.t.push_back(t);
     trajectory_.x.emplace_back(x, x + n);

@@ -1,0 +1,65 @@
+// References: see articulated_body.h.
+#include "dynamics/articulated_body.h"
+
+#include "dynamics/joint_forces.h"
+
+namespace uwsim::dynamics {
+
+using model::JointType;
+
+namespace {
+
+// Pass 2 for one body: articulated inertia and bias, handed to the parent.
+void articulate(const model::Model& model, const model::Body& body, const double* x, BodyState& s,
+                Workspace& ws) {
+  if (body.parent < 0 && body.joint.dof() != 1) return;  // free root, or fixed to the world
+  Mat6 Ia = s.IA;
+  Vec6 pa = s.pA;
+  if (body.joint.dof() == 1) {
+    const double q = x[body.q_offset], qd = x[body.v_offset];
+    const int k = body.joint.S_index;
+    s.U = k >= 0 ? Vec6(s.IA.col(k)) : Vec6(s.IA * body.joint.S_C);
+    s.D = k >= 0 ? s.U[k] : body.joint.S_C.dot(s.U);
+    s.tau = applied_effort(body.joint);
+    s.tau_total = s.tau + passive_joint_force(body.joint, qd) +
+                  limit_force(body.joint, q, qd, s.D, model.limit_frequency);
+    s.u = s.tau_total - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
+    Ia -= s.U * s.U.transpose() / s.D;
+    pa += s.U * (s.u / s.D);
+  }
+  pa += Ia * s.c;
+  if (body.parent < 0) return;
+  BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
+  parent.IA += spatial::inertia_to_parent(s.X_PB, Ia);
+  parent.pA += spatial::force_to_parent(s.X_PB, pa);
+}
+
+// Pass 3 for one body: its spatial acceleration and joint acceleration.
+void accelerate(const model::Body& body, BodyState& s, const Workspace& ws) {
+  if (body.joint.type == JointType::free) {
+    // A lone body's articulated inertia is its own constant M: use the inverse built once.
+    s.A_WB_B = body.has_children ? Vec6(-spatial::solve_spd6(s.IA, s.pA)) : Vec6(-body.M_inv_B * s.pA);
+    return;
+  }
+  const Vec6 A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B
+                                         : Vec6::Zero();
+  s.A_WB_B = spatial::motion_to_child(s.X_PB, A_parent) + s.c;
+  if (body.joint.dof() == 1) {
+    s.qdd = (s.u - s.U.dot(s.A_WB_B)) / s.D;
+    s.A_WB_B += body.joint.S_C * s.qdd;
+  }
+}
+
+}  // namespace
+
+void articulated_body_accelerations(const model::Model& model, const double* x, Workspace& ws) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    BodyState& s = ws.bodies[b];
+    s.IA = model.bodies[b].M_B;
+    s.pA = -s.F_Bo_B;
+  }
+  for (std::size_t b = model.bodies.size(); b-- > 0;) articulate(model, model.bodies[b], x, ws.bodies[b], ws);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) accelerate(model.bodies[b], ws.bodies[b], ws);
+}
+
+}  // namespace uwsim::dynamics

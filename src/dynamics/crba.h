@@ -1,0 +1,19 @@
+// The joint-space mass matrix H(q) by the composite-rigid-body algorithm, added mass included.
+// References: [RBDA] Table 6.2.
+//   composite inertias, leaves → roots:  Ic = M,  Ic_P += ᴾXᵀ Ic ᴾX
+//   H_ii = Sᵢᵀ Ic_i Sᵢ;  F = Ic_i Sᵢ carried to each ancestor j: H_ij = Fᵀ Sⱼ
+// (a free root's S is the 6×6 identity; fixed joints contribute no rows).
+// Together with inverse_dynamics (v̇ = 0 gives h) it is the independent check of the
+// articulated-body algorithm: q̈ = H⁻¹ (τ − h).
+// Preconditions: compute_kinematics (poses) in the workspace.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "dynamics/workspace.h"
+
+namespace uwsim::dynamics {
+
+Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws);
+
+}  // namespace uwsim::dynamics

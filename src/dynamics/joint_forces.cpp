@@ -1,0 +1,22 @@
+#include "dynamics/joint_forces.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace uwsim::dynamics {
+
+double applied_effort(const model::Joint& joint) {
+  return std::clamp(joint.effort, -joint.max_effort, joint.max_effort);
+}
+
+double passive_joint_force(const model::Joint& joint, double qd) {
+  return -joint.damping * qd - joint.friction * std::tanh(qd / kFrictionSpeedScale);
+}
+
+double limit_force(const model::Joint& joint, double q, double qd, double D, double omega) {
+  if (q > joint.upper) return std::min(0.0, D * (-omega * omega * (q - joint.upper) - 2.0 * omega * qd));
+  if (q < joint.lower) return std::max(0.0, D * (-omega * omega * (q - joint.lower) - 2.0 * omega * qd));
+  return 0.0;
+}
+
+}  // namespace uwsim::dynamics

@@ -1,0 +1,26 @@
+// Forces a joint applies along its axis besides those of the bodies: the applied effort, viscous
+// damping, Coulomb friction and the position limits.
+//
+// - Effort: the joint's `effort`, saturated to ±max_effort.
+// - Damping: −b·q̇.
+// - Coulomb friction, regularised so the right-hand side stays smooth for the integrator:
+//   −F_c·tanh(q̇ / ε), ε = 1e-3 rad/s (m/s): full friction above ~3 mrad/s, linear (a steep
+//   viscous slope F_c/ε) through zero. It does not hold a joint perfectly still against a load
+//   smaller than F_c; it creeps at q̇ ≈ ε·atanh(load/F_c).
+// - Limits: beyond a limit by Δ, a critically damped spring on the joint's articulated inertia
+//   D (from the articulated-body algorithm): τ = D·(−ω²·Δ − 2ω·q̇), ω = Model::limit_frequency,
+//   and only ever pushing back into the range (no sticking). Stiffness scales with the inertia
+//   the joint actually sees, so the limit is equally firm for a finger and a vehicle-sized link.
+#pragma once
+
+#include "model/model.h"
+
+namespace uwsim::dynamics {
+
+constexpr double kFrictionSpeedScale = 1e-3;  // ε above
+
+double applied_effort(const model::Joint& joint);
+double passive_joint_force(const model::Joint& joint, double qd);  // damping + friction
+double limit_force(const model::Joint& joint, double q, double qd, double D, double omega);
+
+}  // namespace uwsim::dynamics

@@ -1,0 +1,42 @@
+// References: see kinematics.h.
+#include "dynamics/kinematics.h"
+
+#include "spatial/rotation.h"
+
+namespace uwsim::dynamics {
+
+using model::JointType;
+
+void compute_kinematics(const model::Model& model, const double* x, Workspace& ws) {
+  const Vec3& current_W = model.environment.current_W;
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const model::Body& body = model.bodies[b];
+    BodyState& s = ws.bodies[b];
+    Vec6 V_WB_B;
+    if (body.joint.type == JointType::free) {
+      const double* q = x + body.q_offset;
+      const spatial::Quat q_WB(q[3], q[4], q[5], q[6]);
+      s.X_WB = Pose{spatial::rotation_from_quaternion(q_WB / q_WB.norm()), Vec3(q[0], q[1], q[2])};
+      s.X_PB = s.X_WB;
+      V_WB_B = Eigen::Map<const Vec6>(x + body.v_offset);
+      s.c.setZero();
+    } else {
+      const double q = body.joint.dof() == 1 ? x[body.q_offset] : 0.0;
+      const double qd = body.joint.dof() == 1 ? x[body.v_offset] : 0.0;
+      s.X_PB = body.joint.pose_in_parent(q);
+      const Vec6 joint_velocity = body.joint.S_C * qd;
+      if (body.parent >= 0) {
+        const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
+        s.X_WB = parent.X_WB * s.X_PB;
+        V_WB_B = spatial::motion_to_child(s.X_PB, parent.motion.V_WB_B) + joint_velocity;
+      } else {
+        s.X_WB = s.X_PB;
+        V_WB_B = joint_velocity;
+      }
+      s.c = spatial::cross_motion(V_WB_B, joint_velocity);
+    }
+    s.motion = body_motion(s.X_WB.R, V_WB_B, current_W);
+  }
+}
+
+}  // namespace uwsim::dynamics

@@ -1,0 +1,14 @@
+// Forward sweep over the trees: poses and velocities of every body from the state.
+// References: [RBDA] Table 7.1 (first pass of the articulated-body algorithm).
+//   X_PB = X_PJ · X_J(q) · X_JC,   X_WB = X_WP · X_PB,
+//   V_B = ᴮX_P V_P + S q̇,          c_B = V_B × S q̇
+// Free roots take their pose (p_WBo_W, q_WB normalised) and V_WB_B from the state directly.
+#pragma once
+
+#include "dynamics/workspace.h"
+
+namespace uwsim::dynamics {
+
+void compute_kinematics(const model::Model& model, const double* x, Workspace& ws);
+
+}  // namespace uwsim::dynamics

@@ -1,0 +1,87 @@
+// References: see shape_hydrodynamics.h.
+#include "model/shape_hydrodynamics.h"
+
+#include <cmath>
+
+namespace uwsim::model {
+
+using scenario::Matrix3;
+using scenario::Matrix6;
+using scenario::ShapeSpec;
+using scenario::Vector3;
+using scenario::Vector6;
+
+namespace {
+
+// ∫ s²·|s| ds over [−L/2, L/2] = L⁴/32: the strip-theory lever for the quadratic drag moment of
+// a plate of length L turning about its middle.
+double strip_moment_integral(double L) { return std::pow(L, 4) / 32.0; }
+
+Matrix3 skew(const Vector3& a) {
+  Matrix3 S;
+  S << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return S;
+}
+
+}  // namespace
+
+double shape_volume(const ShapeSpec& shape) {
+  switch (shape.kind) {
+    case ShapeSpec::Kind::cylinder: return M_PI * shape.radius * shape.radius * shape.length;
+    case ShapeSpec::Kind::box: return shape.size.prod();
+    case ShapeSpec::Kind::none: return 0.0;
+  }
+  return 0.0;
+}
+
+Matrix6 move_inertia_to_origin(const Matrix6& M_c, const Vector3& p_BoC_B) {
+  Matrix6 H = Matrix6::Identity();
+  H.topRightCorner<3, 3>() = -skew(p_BoC_B);
+  return H.transpose() * M_c * H;
+}
+
+Matrix6 shape_added_mass(const ShapeSpec& shape, double mass, double water_density) {
+  Matrix6 M_A = Matrix6::Zero();
+  if (shape.kind == ShapeSpec::Kind::cylinder) {
+    const double r = shape.radius, l = shape.length;
+    const double cross_flow = M_PI * water_density * r * r * l;  // [SverdrupThygeson2018] Sec. VI
+    M_A.diagonal() << 0.1 * mass, cross_flow, cross_flow, 0.0, cross_flow * l * l / 12.0,
+        cross_flow * l * l / 12.0;
+  }
+  return move_inertia_to_origin(M_A, shape.center_B);
+}
+
+Vector6 shape_quadratic_drag(const ShapeSpec& shape, double water_density) {
+  const double half_rho = 0.5 * water_density;
+  const Vector3& C = shape.drag_coefficients;
+  Vector6 D = Vector6::Zero();
+  if (shape.kind == ShapeSpec::Kind::cylinder) {
+    const double r = shape.radius, l = shape.length;
+    D << half_rho * C.x() * M_PI * r * r, half_rho * C.y() * 2.0 * r * l, half_rho * C.z() * 2.0 * r * l,
+        0.0, half_rho * C.z() * 2.0 * r * strip_moment_integral(l),
+        half_rho * C.y() * 2.0 * r * strip_moment_integral(l);
+  } else if (shape.kind == ShapeSpec::Kind::box) {
+    const double lx = shape.size.x(), ly = shape.size.y(), lz = shape.size.z();
+    D << half_rho * C.x() * ly * lz, half_rho * C.y() * lx * lz, half_rho * C.z() * lx * ly,
+        // roll: faces normal to y swept along z, faces normal to z swept along y
+        half_rho * (C.y() * lx * strip_moment_integral(lz) + C.z() * lx * strip_moment_integral(ly)),
+        half_rho * (C.z() * ly * strip_moment_integral(lx) + C.x() * ly * strip_moment_integral(lz)),
+        half_rho * (C.y() * lz * strip_moment_integral(lx) + C.x() * lz * strip_moment_integral(ly));
+  }
+  return D;
+}
+
+Matrix3 homogeneous_inertia(const ShapeSpec& shape, double mass) {
+  Matrix3 I = Matrix3::Zero();
+  if (shape.kind == ShapeSpec::Kind::cylinder) {
+    const double r = shape.radius, l = shape.length;
+    I.diagonal() << 0.5 * mass * r * r, mass * (3 * r * r + l * l) / 12.0, mass * (3 * r * r + l * l) / 12.0;
+  } else if (shape.kind == ShapeSpec::Kind::box) {
+    const Vector3 s2 = shape.size.cwiseProduct(shape.size);
+    I.diagonal() << mass * (s2.y() + s2.z()) / 12.0, mass * (s2.x() + s2.z()) / 12.0,
+        mass * (s2.x() + s2.y()) / 12.0;
+  }
+  return I;
+}
+
+}  // namespace uwsim::model
