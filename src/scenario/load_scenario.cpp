@@ -147,12 +147,20 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
     return s;
   }
   Mapping m(reader, self,
-            {"name", "description", "environment", "simulation", "bodies", "forces"});
+            {"name", "description", "environment", "simulation", "bodies", "joints",
+             "manipulators", "forces"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
+  // First: shapes derive coefficients from the water density.
   s.environment = read_environment(reader, m.get("environment"));
   s.simulation = read_simulation(reader, m.require("simulation"));
-  s.bodies = read_bodies(reader, m.require("bodies"));
+  Assembly assembly;
+  read_bodies(reader, m.require("bodies"), s.environment, assembly);
+  read_joints(reader, m.get("joints"), assembly);
+  read_manipulators(reader, m.get("manipulators"), s.environment, assembly);
+  connect(reader, assembly);
+  s.bodies = std::move(assembly.bodies);
+  s.joints = std::move(assembly.joints);
   s.forces = read_forces(reader, m.get("forces"), s.bodies);
   return s;
 }

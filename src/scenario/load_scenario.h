@@ -31,8 +31,18 @@ class ScenarioError : public std::runtime_error {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// The bodies of the result (including the links `manipulators` expand to: body
+// "<arm>/<link>", joint "<arm>/<joint>") are in depth-first pre-order of the joint forest:
+// each root (a body with no joint, or jointed to the world) in the order the file lists
+// bodies (the `bodies` section, then the manipulators' links), followed by its subtree with
+// children in that same order; so every body comes after its parent. The joints are in the
+// order of their child bodies. Coefficients derived from a body's `shape` are written into
+// resolved_yaml as that body's own keys.
+//
 // `overrides` are "key.path=value" strings as given to --set; list items are addressed by
 // their `name` (bodies.rov.mass) or by index (bodies.0.mass); the value is parsed as YAML.
+// They apply to the file's YAML before manipulators are expanded: a link is set through its
+// manipulator (manipulators.arm1.links.0.mass), never as bodies.arm1/link1.
 // Throws ScenarioError (and nothing else) for any problem of the input.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 

@@ -46,6 +46,47 @@ std::string names_of(const YAML::Node& seq) {
   return out.empty() ? "none" : out;
 }
 
+YAML::Node child_of(const YAML::Node& map, const std::string& key) {
+  if (map.IsMap())
+    for (auto it = map.begin(); it != map.end(); ++it)
+      if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// The bodies and joints a manipulator expands to ("arm1/link2", "arm1/joint2") exist only
+// after the overrides are applied; if `segment` of `bodies` or `joints` names one, say how
+// to reach it through the manipulator.
+std::string expansion_hint(const YAML::Node& root, const std::string& path,
+                           const std::string& segment, const std::vector<std::string>& rest) {
+  if (path != "bodies" && path != "joints") return "";
+  const YAML::Node arms = child_of(root, "manipulators");
+  if (!arms.IsSequence()) return "";
+  for (std::size_t a = 0; a < arms.size(); ++a) {
+    const auto arm = item_name(arms[a]);
+    if (!arm || segment.compare(0, arm->size() + 1, *arm + "/") != 0) continue;
+    const std::string part = segment.substr(arm->size() + 1);
+    const YAML::Node links = child_of(arms[a], "links");
+    if (!links.IsSequence()) continue;
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      const auto link = item_name(links[k]);
+      const std::string number = std::to_string(k + 1);
+      std::string target;
+      if (path == "bodies" && part == link.value_or("link" + number)) {
+        target = "manipulators." + *arm + ".links." + link.value_or(std::to_string(k));
+      } else if (path == "joints" &&
+                 part == item_name(child_of(links[k], "joint")).value_or("joint" + number)) {
+        target = "manipulators." + *arm + ".links." + link.value_or(std::to_string(k)) + ".joint";
+      } else {
+        continue;
+      }
+      for (const auto& s : rest) target += "." + s;
+      return "; '" + segment + "' comes from manipulator '" + *arm +
+             "' and is set there: --set " + target + "=...";
+    }
+  }
+  return "";
+}
+
 std::string where(const std::string& path) {
   return path.empty() ? "the top level" : "'" + path + "'";
 }
@@ -91,7 +132,10 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
         failure = "no item named '" + segment + "' in " + where(path) +
                   "; available names: " + names_of(node) +
                   (node.size() ? " (or an index 0 to " + std::to_string(node.size() - 1) + ")"
-                               : "");
+                               : "") +
+                  expansion_hint(root, path, segment,
+                                 std::vector<std::string>(segments.begin() + i + 1,
+                                                          segments.end()));
         return std::nullopt;
       }
       path = index_path(path, *index);

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <map>
 
+#include "model/shape_hydrodynamics.h"
 #include "scenario/sections.h"
 
 namespace uwsim::scenario {
@@ -159,44 +160,146 @@ BodyInitialSpec read_initial(Reader& r, const Field& f) {
   return initial;
 }
 
-BodySpec read_body(Reader& r, const Field& f, std::map<std::string, std::string>& names) {
-  BodySpec b;
-  Mapping m(r, f,
-            {"name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "volume",
-             "added_mass", "linear_damping", "quadratic_damping", "initial"});
-  if (!m.ok()) return b;
-  const Field name = m.require("name");
-  if (auto s = r.string(name)) {
-    if (s->empty()) {
-      r.error(name, "expected a non-empty name");
-    } else if (auto [it, fresh] = names.emplace(*s, f.path); !fresh) {
-      r.error(name, "duplicate body name '" + *s + "' (also " + it->second + ")");
-    } else {
-      b.name = *s;
+// A solid: exactly one of cylinder / box, plus its centre and drag coefficients. True if it
+// was read without problems (only then are coefficients derived from it).
+bool read_shape(Reader& r, const Field& f, ShapeSpec& shape) {
+  const std::size_t before = r.diagnostics().size();
+  Mapping m(r, f, {"cylinder", "box", "center", "drag_coefficients"});
+  if (!m.ok()) return false;
+  const Field cylinder = m.get("cylinder");
+  const Field box = m.get("box");
+  if (cylinder.present() && box.present()) {
+    const Field& second = after(box.key.Mark(), cylinder.key.Mark()) ? box : cylinder;
+    r.report(second.key.Mark(), second.path,
+             f.path + ": give the solid either as 'cylinder' or as 'box', not both");
+  } else if (cylinder.present()) {
+    Mapping c(r, cylinder, {"radius", "length"});
+    if (c.ok()) {
+      shape.kind = ShapeSpec::Kind::cylinder;
+      c.read("radius", shape.radius, Sign::positive, "m", true);
+      c.read("length", shape.length, Sign::positive, "m", true);
     }
+  } else if (box.present()) {
+    Mapping b(r, box, {"size"});
+    if (b.ok()) {
+      shape.kind = ShapeSpec::Kind::box;
+      if (auto size = r.numbers(b.require("size"), 3, Sign::positive, "m")) shape.size = *size;
+    }
+  } else {
+    r.error(f, "expected the solid as 'cylinder: {radius, length}' or 'box: {size: [lx, ly, lz]}'");
   }
-  m.read("mass", b.mass, Sign::positive, "kg", true);
-  if (auto inertia = read_inertia(r, m.require("inertia"))) b.inertia_Bcm_B = *inertia;
-  m.read("center_of_gravity", b.p_BoBcm_B, Sign::any, "m");
-  m.read("center_of_buoyancy", b.p_BoBcb_B, Sign::any, "m");
-  m.read("volume", b.volume, Sign::non_negative, "m³");
-  if (auto added = read_added_mass(r, m.get("added_mass"))) b.added_mass_B = *added;
-  m.read("linear_damping", b.linear_damping, Sign::non_negative, "");
-  m.read("quadratic_damping", b.quadratic_damping, Sign::non_negative, "");
-  b.initial = read_initial(r, m.get("initial"));
-  return b;
+  m.read("center", shape.center_B, Sign::any, "m");
+  m.read("drag_coefficients", shape.drag_coefficients, Sign::non_negative, "");
+  return r.diagnostics().size() == before;
+}
+
+bool is_diagonal(const Eigen::MatrixXd& m) {
+  return (m - Eigen::MatrixXd(m.diagonal().asDiagonal())).cwiseAbs().maxCoeff() == 0.0;
+}
+
+// Fills in what the shape implies for every key the body does not give, and writes each
+// derived value into the body's mapping so that resolved_yaml holds it. Explicit keys win.
+void derive_from_shape(const Mapping& m, const Field& item, const EnvironmentSpec& env,
+                       bool mass_known, BodySpec& b) {
+  YAML::Node node = item.value;  // shares the tree: insertions show in resolved_yaml
+  const ShapeSpec& shape = b.shape;
+  const Vector3& center = shape.center_B;
+  if (!m.has("volume")) {
+    b.volume = model::shape_volume(shape);
+    node["volume"] = yaml_number(b.volume);
+  }
+  if (!m.has("center_of_gravity")) {
+    b.p_BoBcm_B = center;
+    node["center_of_gravity"] = yaml_list(center);
+  }
+  if (!m.has("center_of_buoyancy")) {
+    b.p_BoBcb_B = center;
+    node["center_of_buoyancy"] = yaml_list(center);
+  }
+  if (!m.has("center_of_drag")) {
+    b.p_BoBcd_B = center;
+    node["center_of_drag"] = yaml_list(center);
+  }
+  if (!m.has("quadratic_damping")) {
+    b.quadratic_damping = model::shape_quadratic_drag(shape, env.water_density);
+    node["quadratic_damping"] = yaml_list(b.quadratic_damping);
+  }
+  if (!mass_known) return;  // the missing or invalid mass is reported already
+  if (!m.has("inertia")) {
+    b.inertia_Bcm_B = model::homogeneous_inertia(shape, b.mass);
+    node["inertia"] = is_diagonal(b.inertia_Bcm_B) ? yaml_list(b.inertia_Bcm_B.diagonal())
+                                                   : yaml_rows(b.inertia_Bcm_B);
+  }
+  if (!m.has("added_mass")) {
+    const Matrix6 added = model::shape_added_mass(shape, b.mass, env.water_density);
+    // Exactly symmetric, as reading the matrix back makes it: the round trip is exact.
+    b.added_mass_B = 0.5 * (added + added.transpose());
+    node["added_mass"] = is_diagonal(b.added_mass_B) ? yaml_list(b.added_mass_B.diagonal())
+                                                     : yaml_rows(b.added_mass_B);
+  }
 }
 
 }  // namespace
 
-std::vector<BodySpec> read_bodies(Reader& reader, const Field& field) {
-  std::vector<BodySpec> bodies;
+const std::vector<std::string>& body_keys() {
+  static const std::vector<std::string> keys = {
+      "name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
+      "volume", "added_mass", "linear_damping", "quadratic_damping", "shape", "initial"};
+  return keys;
+}
+
+void read_body_properties(Reader& r, Mapping& m, const Field& item, const EnvironmentSpec& env,
+                          BodySpec& b, BodySource& source) {
+  source.item = item;
+  bool mass_known = false;
+  if (auto mass = r.number(m.require("mass"), Sign::positive, "kg")) {
+    b.mass = *mass;
+    mass_known = true;
+  }
+  const Field shape = m.get("shape");
+  const bool shape_ok = shape.present() && read_shape(r, shape, b.shape);
+  // With a shape the inertia defaults to that of a homogeneous solid.
+  const Field inertia_field = shape.present() ? m.get("inertia") : m.require("inertia");
+  if (auto inertia = read_inertia(r, inertia_field)) b.inertia_Bcm_B = *inertia;
+  m.read("center_of_gravity", b.p_BoBcm_B, Sign::any, "m");
+  m.read("center_of_buoyancy", b.p_BoBcb_B, Sign::any, "m");
+  m.read("center_of_drag", b.p_BoBcd_B, Sign::any, "m");
+  m.read("volume", b.volume, Sign::non_negative, "m³");
+  if (auto added = read_added_mass(r, m.get("added_mass"))) b.added_mass_B = *added;
+  m.read("linear_damping", b.linear_damping, Sign::non_negative, "");
+  m.read("quadratic_damping", b.quadratic_damping, Sign::non_negative, "");
+  source.initial = m.get("initial");
+  b.initial = read_initial(r, source.initial);
+  if (shape_ok) derive_from_shape(m, item, env, mass_known, b);
+}
+
+void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out) {
   auto items = reader.sequence(field);
-  if (!items) return bodies;
+  if (!items) return;
   if (items->empty()) reader.error(field, "expected at least one body");
-  std::map<std::string, std::string> names;  // name → path of the body that has it
-  for (const Field& item : *items) bodies.push_back(read_body(reader, item, names));
-  return bodies;
+  for (const Field& item : *items) {
+    BodySpec b;
+    BodySource source{item, Field{}};
+    Mapping m(reader, item, body_keys());
+    if (m.ok()) {
+      const Field name = m.require("name");
+      if (auto s = reader.string(name)) {
+        if (s->empty()) {
+          reader.error(name, "expected a non-empty name");
+        } else if (*s == kWorld) {
+          reader.error(name, "'world' names the fixed world frame (a joint parent); choose "
+                             "another body name");
+        } else if (auto [it, fresh] = out.body_names.emplace(*s, item.path); !fresh) {
+          reader.error(name, "duplicate body name '" + *s + "' (also " + it->second + ")");
+        } else {
+          b.name = *s;
+        }
+      }
+      read_body_properties(reader, m, item, env, b, source);
+    }
+    out.bodies.push_back(std::move(b));
+    out.body_sources.push_back(std::move(source));
+  }
 }
 
 }  // namespace uwsim::scenario

@@ -6,9 +6,6 @@
 namespace uwsim::scenario {
 namespace {
 
-// Optional sections may be written as an empty key ("forces:") to mean "none".
-bool absent(const Field& f) { return !f.present() || f.value.IsNull(); }
-
 ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& bodies,
                      std::map<std::string, std::string>& names) {
   ForceSpec force;
@@ -59,6 +56,40 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
 
 }  // namespace
 
+bool after(const YAML::Mark& a, const YAML::Mark& b) {
+  return a.line != b.line ? a.line > b.line : a.column > b.column;
+}
+
+std::string quoted_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+YAML::Node yaml_number(double x) {
+  // Shortest text that reads back as the same double, with a '.' before any exponent
+  // ("6.0e-05", not "6e-05") so that YAML 1.1 readers such as PyYAML see a float too; the tag
+  // of a plain scalar, so that it reads as a number (and is written without quotes).
+  std::string text = to_text(x);
+  if (const auto e = text.find('e'); e != std::string::npos && text.find('.') == std::string::npos)
+    text.insert(e, ".0");
+  YAML::Node n(text);
+  n.SetTag("?");
+  return n;
+}
+
+YAML::Node yaml_list(const Eigen::VectorXd& v) {
+  YAML::Node n(YAML::NodeType::Sequence);
+  for (Eigen::Index i = 0; i < v.size(); ++i) n.push_back(yaml_number(v[i]));
+  return n;
+}
+
+YAML::Node yaml_rows(const Eigen::MatrixXd& m) {
+  YAML::Node n(YAML::NodeType::Sequence);
+  for (Eigen::Index i = 0; i < m.rows(); ++i) n.push_back(yaml_list(m.row(i).transpose()));
+  return n;
+}
+
 EnvironmentSpec read_environment(Reader& reader, const Field& field) {
   EnvironmentSpec env;
   if (absent(field)) return env;
@@ -69,6 +100,8 @@ EnvironmentSpec read_environment(Reader& reader, const Field& field) {
   m.read("current", env.current_W, Sign::any, "m/s");
   return env;
 }
+
+constexpr double kSmallestRelativeTolerance = 1e-13;
 
 SimulationSpec read_simulation(Reader& reader, const Field& field) {
   SimulationSpec sim;
@@ -82,6 +115,10 @@ SimulationSpec read_simulation(Reader& reader, const Field& field) {
   m.read("max_step", sim.max_step, Sign::non_negative, "s");
   m.read("abs_tol", sim.abs_tol, Sign::positive, "");
   m.read("rel_tol", sim.rel_tol, Sign::positive, "");
+  // Below ~1e-13 relative, rounding noise exceeds the tolerance and the stepper stalls.
+  if (sim.rel_tol < kSmallestRelativeTolerance)
+    reader.error(m.get("rel_tol"), "expected at least " + to_text(kSmallestRelativeTolerance) +
+                                       " (double precision cannot meet less), got " + to_text(sim.rel_tol));
   m.read("output_rate", sim.output_rate, Sign::positive, "Hz");
   return sim;
 }

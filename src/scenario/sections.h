@@ -2,6 +2,7 @@
 // returns what it could read; the caller throws if anything was reported.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,10 +11,82 @@
 
 namespace uwsim::scenario {
 
+// Where a body was written, for the checks that need more than one section.
+struct BodySource {
+  Field item;      // the body's mapping (a body in `bodies`, or a manipulator link)
+  Field initial;   // its `initial` key; not present when absent
+};
+
+// Where a joint was written. For a joint a manipulator expands to, `parent` is the
+// manipulator's `base` (first joint) or the previous link, `child` the link.
+struct JointSource {
+  Field item;
+  Field parent;
+  Field child;
+  Field blame;          // where a self-loop or a cycle this joint closes is reported
+  std::string section;  // "joints" or the manipulator's path: prefixes cycle messages
+  int order = 0;        // graph checks visit joints by increasing order, then file order
+};
+
+// The bodies and joints read so far, with their sources (parallel vectors) and the names
+// taken: name → path of the item that has it.
+struct Assembly {
+  std::vector<BodySpec> bodies;
+  std::vector<BodySource> body_sources;
+  std::map<std::string, std::string> body_names;
+  std::vector<JointSpec> joints;
+  std::vector<JointSource> joint_sources;
+  std::map<std::string, std::string> joint_names;
+};
+
+// The name the fixed world frame goes by as a joint parent; no body may take it.
+inline constexpr const char* kWorld = "world";
+
 EnvironmentSpec read_environment(Reader& reader, const Field& field);
 SimulationSpec read_simulation(Reader& reader, const Field& field);
-std::vector<BodySpec> read_bodies(Reader& reader, const Field& field);
 std::vector<ForceSpec> read_forces(Reader& reader, const Field& field,
                                    const std::vector<BodySpec>& bodies);
+
+// read_bodies.cpp
+// The keys of a body mapping (`name` included).
+const std::vector<std::string>& body_keys();
+// Reads every body key but `name` from `m` (opened on `item` with body_keys() and maybe
+// more); derives what a `shape` implies and writes the derived values into the YAML tree
+// as the body's own keys, so that resolved_yaml reads back to the same body.
+void read_body_properties(Reader& reader, Mapping& m, const Field& item,
+                          const EnvironmentSpec& env, BodySpec& body, BodySource& source);
+void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out);
+
+// read_joints.cpp
+// Which placement keys a joint mapping may use: top-level joints take origin/axis, dh or
+// mdh; a manipulator's joints only the row of its convention (dh or mdh).
+enum class PlacementRule { any, dh_only, mdh_only, unknown };
+// The keys of a top-level joint mapping.
+const std::vector<std::string>& joint_keys();
+// Reads type, placement, initial, limits, damping, friction and effort from `m`.
+void read_joint_properties(Reader& reader, Mapping& m, const Field& item, PlacementRule rule,
+                           JointSpec& joint);
+void read_joints(Reader& reader, const Field& field, Assembly& out);
+// Checks that the joints form a forest over the bodies (parents and children known, no body
+// the child of two joints, no cycles), that no joint child has an `initial` state, and
+// orders the bodies depth-first (see load_scenario.h) and the joints as their children.
+void connect(Reader& reader, Assembly& assembly);
+
+// read_manipulators.cpp
+// Expands each manipulator into bodies `<name>/<link>` and joints `<name>/<joint>`.
+void read_manipulators(Reader& reader, const Field& field, const EnvironmentSpec& env,
+                       Assembly& out);
+
+// Shared helpers.
+// Optional sections may be written as an empty key ("forces:") to mean "none".
+inline bool absent(const Field& f) { return !f.present() || f.value.IsNull(); }
+// True if mark a comes after mark b in the file.
+bool after(const YAML::Mark& a, const YAML::Mark& b);
+// "'a', 'b', 'c'"
+std::string quoted_names(const std::vector<std::string>& names);
+// A number, list or matrix as a YAML node that reads back to exactly the same doubles.
+YAML::Node yaml_number(double x);
+YAML::Node yaml_list(const Eigen::VectorXd& v);
+YAML::Node yaml_rows(const Eigen::MatrixXd& m);
 
 }  // namespace uwsim::scenario

@@ -41,6 +41,18 @@ struct BodyInitialSpec {
   Vector6 nu_B = Vector6::Zero();                          // [u v w p q r], body frame
 };
 
+// A simple solid the simulator derives hydrodynamic coefficients from (model/shape_hydrodynamics.h).
+// A cylinder's axis is the body x axis; both are centred at center_B.
+struct ShapeSpec {
+  enum class Kind { none, cylinder, box };
+  Kind kind = Kind::none;
+  double radius = 0.0;                              // m, cylinder
+  double length = 0.0;                              // m, cylinder
+  Vector3 size = Vector3::Zero();                   // m, box edge lengths along x, y, z
+  Vector3 center_B = Vector3::Zero();               // m, in the body frame
+  Vector3 drag_coefficients = Vector3::Ones();      // C_d for flow along x, y, z
+};
+
 struct BodySpec {
   std::string name;
   double mass = 0.0;                                   // kg
@@ -51,7 +63,55 @@ struct BodySpec {
   Matrix6 added_mass_B = Matrix6::Zero();              // Fossen order, at the body origin, symmetric
   Vector6 linear_damping = Vector6::Zero();            // Fossen order, ≥ 0 magnitudes
   Vector6 quadratic_damping = Vector6::Zero();         // Fossen order, ≥ 0 magnitudes
-  BodyInitialSpec initial;
+  Vector3 p_BoBcd_B = Vector3::Zero();                 // m, centre of drag: where damping acts
+  ShapeSpec shape;                                     // kind none: coefficients as given
+  BodyInitialSpec initial;                             // ignored for bodies with a parent joint
+};
+
+enum class JointType { revolute, prismatic, fixed };
+
+// Where the joint sits and how it moves. The pose of the child frame C in the parent frame P is
+//   T_PC(q) = T_PJ · T_J(q) · T_JC
+// with T_J(q) a rotation by q about `axis` (revolute) or a translation by q along it
+// (prismatic), `axis` a unit vector in the joint frame J. The three ways to write it:
+//   origin: T_PJ = origin (xyz, rpy), axis as given, T_JC = identity (C = J)
+//   dh:     classic Denavit–Hartenberg, T_PC = Rz(θ+q) Tz(d) Tx(a) Rx(α) (prismatic: d+q):
+//           T_PJ = identity, axis = z, T_JC = Rz(θ) Tz(d) Tx(a) Rx(α)
+//   mdh:    modified DH (Khalil–Kleinfinger), T_PC = Rx(α) Tx(d) Rz(θ+q) Tz(r) (prismatic: r+q):
+//           T_PJ = Rx(α) Tx(d), axis = z, T_JC = Rz(θ) Tz(r)  (C = J up to the fixed offsets)
+struct JointPlacementSpec {
+  enum class Kind { origin, dh, mdh };
+  Kind kind = Kind::origin;
+  Vector3 xyz = Vector3::Zero();           // origin: m, in P
+  Vector3 rpy = Vector3::Zero();           // origin: rad, ZYX
+  Vector3 axis = Vector3::UnitZ();         // origin: unit, in J
+  double theta = 0.0, d = 0.0, a = 0.0, alpha = 0.0;  // dh (rad, m, m, rad)
+  double r = 0.0;                                    // mdh uses alpha, d, theta, r
+  // Pre-transform applied before the placement (T_PJ = T(mount) · T_PJ), used by manipulators
+  // to put their first joint on the base body.
+  Vector3 mount_xyz = Vector3::Zero();
+  Vector3 mount_rpy = Vector3::Zero();
+};
+
+struct JointLimitsSpec {
+  double lower = -std::numeric_limits<double>::infinity();     // rad or m
+  double upper = std::numeric_limits<double>::infinity();
+  double effort = std::numeric_limits<double>::infinity();     // N m or N, |applied effort| ≤
+  double velocity = std::numeric_limits<double>::infinity();   // rad/s or m/s (for controllers)
+};
+
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::revolute;
+  std::string parent;        // a body name, or "world"
+  std::string child;         // a body name; each body is the child of at most one joint
+  JointPlacementSpec placement;
+  double initial_position = 0.0;   // rad or m
+  double initial_velocity = 0.0;   // rad/s or m/s
+  JointLimitsSpec limits;
+  double damping = 0.0;      // viscous: N m s/rad or N s/m, ≥ 0
+  double friction = 0.0;     // Coulomb: N m or N, ≥ 0
+  double effort = 0.0;       // constant applied torque or force
 };
 
 enum class ForceFrame { body, world };
@@ -76,7 +136,8 @@ struct Scenario {
   std::string resolved_yaml;  // the whole scenario after --set overrides, as YAML text
   EnvironmentSpec environment;
   SimulationSpec simulation;
-  std::vector<BodySpec> bodies;
+  std::vector<BodySpec> bodies;     // including the links `manipulators` expand to
+  std::vector<JointSpec> joints;    // including the joints `manipulators` expand to
   std::vector<ForceSpec> forces;
 };
 

@@ -296,13 +296,22 @@ bool Reader::is_list_of_rows(const Field& f) {
 
 Mapping::Mapping(Reader& reader, const Field& self, std::initializer_list<std::string_view> known)
     : reader_(reader), self_(self) {
-  if (!self.present()) return;
+  check_keys(std::vector<std::string>(known.begin(), known.end()));
+}
+
+Mapping::Mapping(Reader& reader, const Field& self, const std::vector<std::string>& known)
+    : reader_(reader), self_(self) {
+  check_keys(known);
+}
+
+void Mapping::check_keys(const std::vector<std::string>& names) {
+  if (!self_.present()) return;
+  const Field& self = self_;
   if (!self.value.IsMap()) {
     reader_.error(self, "expected a mapping, got " + describe(self.value));
     return;
   }
   ok_ = true;
-  std::vector<std::string> names(known.begin(), known.end());
   for (auto it = self.value.begin(); it != self.value.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {

@@ -22,12 +22,32 @@ enum class Sign { any, positive, non_negative };
 
 // A value and where it came from. `key` is undefined for sequence items and the root; `value`
 // is undefined when the key is absent from its mapping.
+// Assigning a Field rebinds it to the other Field's nodes (YAML::Node's own assignment would
+// instead overwrite the node in the tree it refers to); a default Field is absent.
 struct Field {
-  YAML::Node key;
-  YAML::Node value;
+  YAML::Node key{YAML::NodeType::Undefined};
+  YAML::Node value{YAML::NodeType::Undefined};
   std::string path;
 
+  Field() = default;
+  Field(YAML::Node key_, YAML::Node value_, std::string path_)
+      : key(std::move(key_)), value(std::move(value_)), path(std::move(path_)) {}
+  Field(const Field&) = default;
+  Field& operator=(const Field& other) {
+    if (this != &other) {
+      key.reset(rebindable(other.key));
+      value.reset(rebindable(other.value));
+      path = other.path;
+    }
+    return *this;
+  }
+
   bool present() const { return value.IsDefined(); }
+
+ private:
+  static YAML::Node rebindable(const YAML::Node& n) {
+    return n.IsDefined() ? n : YAML::Node(YAML::NodeType::Undefined);
+  }
 };
 
 std::string join_path(const std::string& parent, std::string_view key);
@@ -88,6 +108,7 @@ class Reader {
 class Mapping {
  public:
   Mapping(Reader& reader, const Field& self, std::initializer_list<std::string_view> known);
+  Mapping(Reader& reader, const Field& self, const std::vector<std::string>& known);
 
   bool ok() const { return ok_; }
   bool has(std::string_view key) const;
@@ -109,6 +130,7 @@ class Mapping {
 
  private:
   Field lookup(std::string_view key) const;
+  void check_keys(const std::vector<std::string>& known);
 
   Reader& reader_;
   Field self_;
