@@ -6,14 +6,22 @@ Usage: tools/plot.py RESULT.h5 [-o OUTDIR] [--body NAME ...]
 For every body (or only the ones given with --body) it writes
 <body>_position.png, <body>_attitude.png and <body>_velocity.png to OUTDIR
 (default: <stem>_plots/ next to RESULT.h5) and prints each path it wrote.
-Groups other than /bodies are ignored; missing datasets are skipped with a warning.
+If the file has joints it also writes joints.png (position, velocity and effort of
+every joint; angles in degrees); when revolute (rad/deg) and prismatic joints are
+mixed, the prismatic ones go to joints_prismatic.png. --body does not affect joints.
+A body / joint is any group directly holding a `position` dataset (bodies: or an
+`euler` / `velocity` one) at any depth below /bodies or /joints; its name is the path
+below that group (e.g. arm1/link2), with '/' written as '_' in PNG file names.
+Other groups are ignored; missing datasets are skipped with a warning.
 Exit codes: 0 ok, 1 nothing to plot, 2 missing file / not a result file / unknown body.
 Needs Debian's python3-h5py, python3-numpy and python3-matplotlib.
 """
 import argparse
 import contextlib
 import io
+import math
 import os
+import re
 import sys
 import tempfile
 
@@ -125,10 +133,114 @@ def plot_dataset(ds, name, t, tu, title, outdir, body):
         ax.grid(True, alpha=0.4)
     axes[-1].set_xlabel(label("time", tu))
     fig.suptitle(f"{title[0]} — {body} {what}{title[1]}")
-    out = os.path.join(outdir, f"{body}_{suffix}.png")
+    out = os.path.join(outdir, f"{file_name(body)}_{suffix}.png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
+
+
+def find_members(f, top, marks):
+    """Names (paths relative to /top) of the groups below /top directly holding a dataset in `marks`."""
+    group = f.get(top)
+    if not isinstance(group, h5py.Group):
+        return []
+    found = []
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Group) and any(isinstance(obj.get(m), h5py.Dataset) for m in marks):
+            found.append(name)
+    group.visititems(visit)
+    return sorted(found, key=lambda name: [(int(p), "") if p.isdigit() else (math.inf, p)
+                                           for p in re.split(r"(\d+)", name)])  # joint2 before joint10
+
+
+def file_name(name):
+    """A body / joint name as used in an output file name ('/' -> '_')."""
+    return name.replace("/", "_")
+
+
+RAD = re.compile(r"^rad(ians?)?(?=$|[/ ·*^])")
+
+
+def load_joint_series(joint, name, n):
+    """Return (values, display unit) of joints/<joint>/<name> (radians shown as degrees), or None."""
+    ds = joint.get(name)
+    if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or ds.shape[0] == 0 or ds.size != ds.shape[0]:
+        return None
+    data = np.asarray(ds[()], dtype=float).ravel()[:n]
+    unit = text_attr(ds, "units").strip()
+    if RAD.match(unit):
+        return np.degrees(data), RAD.sub("deg", unit)
+    return data, unit
+
+
+JOINT_PANELS = (("position", "position"), ("velocity", "velocity"), ("effort", "effort"))
+
+
+def plot_joint_group(joints, t, tu, title, outfile, what):
+    """One figure: position / velocity / effort panels, a line per joint, legend on the right."""
+    count = len(joints)
+    ncol = 1 if count <= 12 else 2 if count <= 36 else 3
+    font = "medium" if count <= 12 else "small" if count <= 24 else "x-small"
+    rows = math.ceil(count / ncol)
+    longest = max(len(name) for name in joints)
+    per_char = {"medium": 0.075, "small": 0.065, "x-small": 0.055}[font]
+    legend_w = ncol * (0.55 + per_char * longest)
+    fig = plt.figure(figsize=(9 + legend_w, max(7.5, 1.5 + 0.22 * rows)), layout="constrained")
+    grid = fig.add_gridspec(3, 2, width_ratios=[9, legend_w])
+    axes = [fig.add_subplot(grid[0, 0])]
+    axes += [fig.add_subplot(grid[i, 0], sharex=axes[0]) for i in (1, 2)]
+    colors = plt.get_cmap("tab10" if count <= 10 else "tab20").colors
+    styles = ("-", "--", ":", "-.")
+    handles = {}
+    for ax, (key, what_label) in zip(axes, JOINT_PANELS):
+        units = []
+        for k, (name, series) in enumerate(joints.items()):
+            if series.get(key) is None:
+                continue
+            data, unit = series[key]
+            units += [unit] if unit not in units else []
+            line, = ax.plot(t[:len(data)], data, color=colors[k % len(colors)],
+                            linestyle=styles[(k // len(colors)) % len(styles)], label=name)
+            handles.setdefault(name, line)
+        ax.set_ylabel(label(what_label, ", ".join(u for u in units if u)))
+        ax.tick_params(labelbottom=ax is axes[-1])
+        ax.grid(True, alpha=0.4)
+        if not units:
+            ax.text(0.5, 0.5, f"no {key} data", transform=ax.transAxes, ha="center", va="center", color="gray")
+    axes[-1].set_xlabel(label("time", tu))
+    legend_ax = fig.add_subplot(grid[:, 1])
+    legend_ax.axis("off")
+    legend_ax.legend([handles[n] for n in joints if n in handles], [n for n in joints if n in handles],
+                     loc="upper left", bbox_to_anchor=(0.0, 1.0), borderaxespad=0.0, ncol=ncol,
+                     fontsize=font, title=f"joints ({count})", title_fontsize=font)
+    fig.suptitle(f"{title[0]} — {what}{title[1]}")
+    fig.savefig(outfile, dpi=110)
+    plt.close(fig)
+    return outfile
+
+
+def plot_joints(f, t, tu, title, outdir):
+    """Write joints.png (and joints_prismatic.png when revolute and prismatic are mixed); return paths."""
+    revolute, prismatic = {}, {}
+    for name in find_members(f, "joints", ("position",)):
+        joint = f["joints"][name]
+        series = {key: load_joint_series(joint, key, len(t)) for key, _ in JOINT_PANELS}
+        if series["position"] is None:
+            print(f"plot.py: warning: joint {name}: position is empty or not 1-D, skipped", file=sys.stderr)
+            continue
+        for key in ("velocity", "effort"):
+            if series[key] is None:
+                print(f"plot.py: warning: joint {name}: {key} missing, empty or not 1-D", file=sys.stderr)
+        angular = series["position"][1].startswith("deg")
+        (revolute if angular else prismatic)[name] = series
+    if revolute and prismatic:
+        return [plot_joint_group(revolute, t, tu, title, os.path.join(outdir, "joints.png"), "revolute joints"),
+                plot_joint_group(prismatic, t, tu, title, os.path.join(outdir, "joints_prismatic.png"),
+                                 "prismatic joints")]
+    if revolute or prismatic:
+        return [plot_joint_group(revolute or prismatic, t, tu, title, os.path.join(outdir, "joints.png"), "joints")]
+    return []
 
 
 def plot_file(path, outdir=None, bodies=None):
@@ -145,9 +257,7 @@ def plot_file(path, outdir=None, bodies=None):
         stem = os.path.splitext(os.path.basename(path))[0]
         t = np.asarray(f["time"][()], dtype=float).ravel()
         tu = text_attr(f["time"], "units", "s")
-        group = f.get("bodies")
-        group = group if isinstance(group, h5py.Group) else {}
-        available = sorted(k for k in group if isinstance(group[k], h5py.Group))
+        available = find_members(f, "bodies", tuple(PLOTS))
         unknown = [b for b in bodies or [] if b not in available]
         if unknown:
             raise ResultError(f"unknown body {', '.join(unknown)}; available: {', '.join(available) or 'none'}")
@@ -156,23 +266,24 @@ def plot_file(path, outdir=None, bodies=None):
         title, written = run_title(f, stem), []
         for body in bodies or available:
             for name in PLOTS:
-                ds = group[body].get(name)
+                ds = f["bodies"][body].get(name)
                 if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or ds.shape[0] == 0:
                     print(f"plot.py: warning: {body}/{name} missing or empty, skipped", file=sys.stderr)
                 elif out := plot_dataset(ds, name, t, tu, title, outdir, body):
                     written.append(out)
-        return written
+        return written + plot_joints(f, t, tu, title, outdir)
 
 
 def write_synthetic(path, n=500):
-    """Write a fake result file: two bodies on helices, plus an unrelated /joints group."""
+    """Write a fake result file: a vehicle `auv`, an ROV `rov` with a 2-link arm (bodies arm1/link1,
+    arm1/link2, i.e. nested groups), revolute joints arm1/joint1, arm1/joint2 and a prismatic `slider`."""
     t = np.linspace(0.0, 50.0, n)
     with h5py.File(path, "w") as f:
         f.attrs.update(scenario="name: selftest_helix\n", scenario_name="selftest_helix", status="interrupted",
                        command_line="sim selftest.yaml", simulator_version="0.0.0")
         f.create_dataset("time", data=t).attrs.update(units="s", description="simulation time")
-        for k, (name, radius) in enumerate((("auv", 10.0), ("rov", 4.0))):
-            w = 0.2 + 0.1 * k
+        for k, (name, radius) in enumerate((("auv", 10.0), ("rov", 4.0), ("arm1/link1", 4.3), ("arm1/link2", 4.6))):
+            w = 0.2 + 0.1 * min(k, 1)
             yaw = np.arctan2(np.sin(w * t + np.pi / 2), np.cos(w * t + np.pi / 2))
             euler = np.column_stack([0.05 * np.sin(t), np.full(n, -0.1), yaw])
             pos = np.column_stack([radius * np.cos(w * t), radius * np.sin(w * t), 0.2 * t])
@@ -188,7 +299,15 @@ def write_synthetic(path, n=500):
                     ("acceleration", np.gradient(vel, t, axis=0), "m/s^2, rad/s^2", "du,dv,dw,dp,dq,dr")):
                 ds = f.create_dataset(f"bodies/{name}/{ds_name}", data=data)
                 ds.attrs.update(units=units, description=f"{name} {ds_name}", columns=cols)
-        f.create_dataset("joints/j0/position", data=np.zeros(n)).attrs.update(units="rad", description="joint")
+        for name, q, effort, units in (
+                ("arm1/joint1", 0.8 * np.sin(0.3 * t), 2.0 * np.cos(0.3 * t), ("rad", "rad/s", "rad/s^2", "N m")),
+                ("arm1/joint2", -0.5 + 0.4 * np.sin(0.5 * t), np.full(n, -1.5), ("rad", "rad/s", "rad/s^2", "N m")),
+                ("slider", 0.1 * (1 - np.exp(-t / 10)), 5.0 * np.exp(-t / 10), ("m", "m/s", "m/s^2", "N"))):
+            qd = np.gradient(q, t)
+            for ds_name, data, unit in zip(("position", "velocity", "acceleration", "effort"),
+                                           (q, qd, np.gradient(qd, t), effort), units):
+                ds = f.create_dataset(f"joints/{name}/{ds_name}", data=data)
+                ds.attrs.update(units=unit, description=f"{name} {ds_name}")
 
 
 def selftest():
@@ -197,10 +316,20 @@ def selftest():
         path = os.path.join(tmp, "run.h5")
         write_synthetic(path)
         written = plot_file(path)
+        joints = [os.path.join(tmp, "run_plots", j) for j in ("joints.png", "joints_prismatic.png")]
         expected = [os.path.join(tmp, "run_plots", f"{b}_{s}.png")
-                    for b in ("auv", "rov") for s in ("position", "attitude", "velocity")]
+                    for b in ("auv", "rov", "arm1_link1", "arm1_link2")
+                    for s in ("position", "attitude", "velocity")] + joints
         ok = sorted(written) == sorted(expected) and all(os.path.getsize(p) > 0 for p in expected)
-        ok = ok and len(plot_file(path, os.path.join(tmp, "one"), ["rov"])) == 3
+        # --body selects bodies only (joints are always plotted), nested names work
+        one = plot_file(path, os.path.join(tmp, "one"), ["arm1/link2"])
+        ok = ok and sorted(os.path.basename(p) for p in one) == [
+            "arm1_link2_attitude.png", "arm1_link2_position.png", "arm1_link2_velocity.png",
+            "joints.png", "joints_prismatic.png"]
+        # revolute joints only: everything in joints.png
+        with h5py.File(path, "a") as f:
+            del f["joints/slider"], f["bodies"]
+        ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == ["joints.png"]
         h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
         with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
             for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"]):
@@ -228,7 +357,7 @@ def main(argv=None):
     for out in written:
         print(out)
     if not written:
-        print("plot.py: nothing to plot (no bodies with position/euler/velocity)", file=sys.stderr)
+        print("plot.py: nothing to plot (no bodies with position/euler/velocity, no joints)", file=sys.stderr)
         return 1
     return 0
 

@@ -3,60 +3,13 @@
 // Usage: bench_step [SCENARIO.yaml] [--duration S]   (default scenarios/bluerov2_push.yaml)
 // Compare with MuJoCo 2.2.2 on the same machine: ../shared/bench/mujoco (single body ≈ 3.6 µs
 // per RK4 step); compare ratios from one run, the machines are noisy.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "dynamics/pipeline.h"
-#include "integrate/driver.h"
+#include "bench_support.h"
 #include "model/build_model.h"
-#include "output/hdf5_file.h"
-#include "output/recorder.h"
 #include "scenario/load_scenario.h"
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double time_evaluations(const uwsim::model::Model& model) {
-  uwsim::dynamics::Workspace ws(model);
-  std::vector<double> x = model.x0, xdot(x.size());
-  const int n = 2'000'000;
-  const auto start = Clock::now();
-  for (int i = 0; i < n; ++i) {
-    uwsim::dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
-    x[model.nq] += 1e-12 * xdot[model.nq];  // keep the compiler from hoisting the loop
-  }
-  return seconds_since(start) / n * 1e6;
-}
-
-double time_rk4_run(const uwsim::model::Model& model, const uwsim::integrate::Settings& settings,
-                    long& steps) {
-  const std::string path = (std::filesystem::temp_directory_path() / "uwsim_bench.h5").string();
-  uwsim::output::Hdf5File file(path);
-  uwsim::output::Recorder recorder(model, file);
-  const auto start = Clock::now();
-  const auto result = uwsim::integrate::run(model, settings, recorder);
-  file.close();
-  const double wall = seconds_since(start);
-  std::filesystem::remove(path);
-  steps = result.steps;
-  return wall / static_cast<double>(result.steps) * 1e6;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string scenario_path = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml";
@@ -69,20 +22,13 @@ int main(int argc, char** argv) {
   try {
     const auto scenario = uwsim::scenario::load_scenario(scenario_path, overrides);
     const auto model = uwsim::model::build_model(scenario);
-    uwsim::integrate::Settings settings = uwsim::integrate::settings_from(scenario.simulation);
-    settings.method = uwsim::integrate::Method::rk4;
-
-    std::vector<double> eval_us, step_us;
-    long steps = 0;
-    for (int repeat = 0; repeat < 5; ++repeat) {
-      eval_us.push_back(time_evaluations(model));
-      step_us.push_back(time_rk4_run(model, settings, steps));
-    }
+    const auto settings = uwsim::integrate::settings_from(scenario.simulation);
+    const uwsim::bench::Timing timing = uwsim::bench::measure(model, settings);
     std::printf("scenario %s: %zu body(ies), %d state values\n", scenario.name.c_str(),
                 model.bodies.size(), model.state_size());
-    std::printf("dynamics evaluation: %.3f us (median of 5)\n", median(eval_us));
+    std::printf("dynamics evaluation: %.3f us (median of 5)\n", timing.eval_us);
     std::printf("RK4 step incl. HDF5 output at %.0f Hz: %.3f us (median of 5 runs of %ld steps)\n",
-                settings.output_rate, median(step_us), steps);
+                settings.output_rate, timing.step_us, timing.steps);
   } catch (const uwsim::scenario::ScenarioError& e) {
     for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", uwsim::scenario::format(d).c_str());
     return 2;
