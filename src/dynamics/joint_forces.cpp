@@ -9,8 +9,13 @@ double applied_effort(const model::Joint& joint) {
   return std::clamp(joint.effort, -joint.max_effort, joint.max_effort);
 }
 
-double passive_joint_force(const model::Joint& joint, double qd) {
-  return -joint.damping * qd - joint.friction * std::tanh(qd / kFrictionSpeedScale);
+double friction_speed_scale(const model::Joint& joint, double D, double omega) {
+  return std::max(kFrictionSpeedScale, joint.friction / (D * omega));
+}
+
+double passive_joint_force(const model::Joint& joint, double qd, double D, double omega) {
+  if (joint.friction == 0.0) return -joint.damping * qd;
+  return -joint.damping * qd - joint.friction * std::tanh(qd / friction_speed_scale(joint, D, omega));
 }
 
 double limit_force(const model::Joint& joint, double q, double qd, double D, double omega) {

@@ -4,9 +4,12 @@
 // - Effort: the joint's `effort`, saturated to ±max_effort.
 // - Damping: −b·q̇.
 // - Coulomb friction, regularised so the right-hand side stays smooth for the integrator:
-//   −F_c·tanh(q̇ / ε), ε = 1e-3 rad/s (m/s): full friction above ~3 mrad/s, linear (a steep
-//   viscous slope F_c/ε) through zero. It does not hold a joint perfectly still against a load
-//   smaller than F_c; it creeps at q̇ ≈ ε·atanh(load/F_c).
+//   −F_c·tanh(q̇ / ε): full friction above ~3ε, a steep viscous slope F_c/ε through zero.
+//   ε = max(1e-3, F_c / (D·ω)) rad/s (m/s), with D the joint's articulated inertia and ω the
+//   limit frequency below: the slope through zero is never stiffer than the joint limits, so
+//   an explicit integrator stays stable at the chosen step even for a light joint with strong
+//   friction. It does not hold a joint perfectly still against a load smaller than F_c; it
+//   creeps at q̇ = ε·atanh(load / F_c).
 // - Limits: beyond a limit by Δ, a critically damped spring on the joint's articulated inertia
 //   D (from the articulated-body algorithm): τ = D·(−ω²·Δ − 2ω·q̇), ω = Model::limit_frequency,
 //   and only ever pushing back into the range (no sticking). Stiffness scales with the inertia
@@ -17,10 +20,12 @@
 
 namespace uwsim::dynamics {
 
-constexpr double kFrictionSpeedScale = 1e-3;  // ε above
+constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
 double applied_effort(const model::Joint& joint);
-double passive_joint_force(const model::Joint& joint, double qd);  // damping + friction
+// Damping and friction; D and omega as for the limits.
+double passive_joint_force(const model::Joint& joint, double qd, double D, double omega);
+double friction_speed_scale(const model::Joint& joint, double D, double omega);  // ε
 double limit_force(const model::Joint& joint, double q, double qd, double D, double omega);
 
 }  // namespace uwsim::dynamics

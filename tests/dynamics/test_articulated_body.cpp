@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 
 #include "dynamics/crba.h"
+#include "dynamics/joint_forces.h"
 #include "dynamics/pipeline.h"
 #include "dynamics/rnea.h"
 #include "spatial/rotation.h"
@@ -292,4 +293,35 @@ TEST_CASE("joint limits: a link driven into its limit stops there, without clamp
   CHECK(q(tr.t.size() - 1) == doctest::Approx(0.5 + joint.effort / (D * omega * omega)).epsilon(1e-6));
   CHECK(peak < 0.5 + 0.01);  // critically damped: no deep overshoot
   CHECK(std::abs(tr.x.back()[1]) < 1e-9);  // at rest against the stop
+}
+
+TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c); above it accelerates at (τ − F_c)/I") {
+  // A heavy wheel keeps the nominal ε = 1e-3; on a light one ε widens so the friction slope
+  // through zero stays integrable at the step (joint_forces.h).
+  for (const double I : {2.0, 0.05}) {
+    CAPTURE(I);
+    scenario::BodySpec wheel = test::plain_body("wheel");
+    wheel.mass = 1.0;
+    wheel.inertia_Bcm_B = Eigen::Vector3d(0.5 * I, 0.5 * I, I).asDiagonal();
+    scenario::JointSpec axle;
+    axle.name = "axle";
+    axle.parent = "world";
+    axle.child = "wheel";
+    axle.friction = 0.2;
+    scenario::Scenario s = test::scenario_with({wheel}, 2.0);
+    s.environment.gravity = 0.0;
+    const double omega = 2.0 * M_PI / (20.0 * s.simulation.step);
+    const double epsilon = std::max(dynamics::kFrictionSpeedScale, axle.friction / (I * omega));
+
+    axle.effort = 0.1;  // below friction: creeps
+    s.joints = {axle};
+    const test::Trajectory stuck = test::simulate(s);
+    CHECK(stuck.x.back()[1] == doctest::Approx(epsilon * std::atanh(axle.effort / axle.friction)).epsilon(1e-6));
+
+    axle.effort = 0.5;  // above friction, already sliding far above ε: fully developed friction
+    axle.initial_velocity = 1.0;
+    s.joints = {axle};
+    const test::Trajectory sliding = test::simulate(s);
+    CHECK(sliding.x.back()[1] == doctest::Approx(1.0 + (axle.effort - axle.friction) / I * 2.0).epsilon(1e-9));
+  }
 }
