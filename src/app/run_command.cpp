@@ -88,6 +88,12 @@ int run_scenario(const RunOptions& options) {
     return kBadInput;
   }
 
+  if (settings.method == integrate::Method::rk4) {
+    for (const std::string& joint : model.joints_with_stiff_damping(settings.step)) {
+      spdlog::warn("joint '{}': its damping is too stiff for a {} s step on this light a link and may make "
+                   "rk4 unstable (damping·step > 2·inertia); use a smaller step or dopri5", joint, settings.step);
+    }
+  }
   spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, settings.duration,
                model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
   g_interrupt.store(false);

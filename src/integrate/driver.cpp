@@ -162,6 +162,7 @@ class Run {
 
   bool quaternions_drifted(const StateVector& x) const {
     for (const model::Body& body : model_.bodies) {
+      if (body.joint.type != model::JointType::free) continue;  // only free roots have quaternions
       const double norm = Eigen::Map<const Eigen::Vector4d>(x.data() + body.q_offset + 3).norm();
       if (std::abs(norm - 1.0) > kQuaternionDriftLimit) return true;
     }

@@ -31,9 +31,13 @@ constexpr Component kFreeBody[] = {
     {5, true, "velocity w", &DivergenceLimits::linear_velocity},
 };
 
-constexpr Component kJoint[] = {
+constexpr Component kRevoluteJoint[] = {
     {0, false, "joint position", &DivergenceLimits::position},
     {0, true, "joint velocity", &DivergenceLimits::angular_velocity},
+};
+constexpr Component kPrismaticJoint[] = {
+    {0, false, "joint position", &DivergenceLimits::position},
+    {0, true, "joint velocity", &DivergenceLimits::linear_velocity},
 };
 
 template <std::size_t N>
@@ -60,7 +64,8 @@ std::optional<std::string> find_divergence(const model::Model& model, const doub
   for (const model::Body& body : model.bodies) {
     std::optional<std::string> problem;
     if (body.joint.type == model::JointType::free) problem = check(body, kFreeBody, x, limits);
-    else if (body.joint.dof() == 1) problem = check(body, kJoint, x, limits);
+    else if (body.joint.type == model::JointType::revolute) problem = check(body, kRevoluteJoint, x, limits);
+    else if (body.joint.type == model::JointType::prismatic) problem = check(body, kPrismaticJoint, x, limits);
     if (problem) return problem;
   }
   return std::nullopt;

@@ -152,6 +152,16 @@ int Model::body_index(const std::string& name) const {
   return -1;
 }
 
+std::vector<std::string> Model::joints_with_stiff_damping(double step) const {
+  std::vector<std::string> names;
+  for (const Body& body : bodies) {
+    if (body.joint.dof() != 1 || body.joint.damping == 0.0) continue;
+    const double own_inertia = body.joint.S_C.dot(body.M_B * body.joint.S_C);
+    if (body.joint.damping * step > 2.0 * own_inertia) names.push_back(body.joint.name);
+  }
+  return names;
+}
+
 Model build_model(const scenario::Scenario& scenario) {
   Model model;
   model.environment.gravity = scenario.environment.gravity;

@@ -118,6 +118,9 @@ struct Model {
 
   int state_size() const { return nq + nv; }
   int body_index(const std::string& name) const;  // −1 if none
+  // Joints whose viscous damping b is too stiff for an explicit step h: b·h / Sᵀ M S > 2, with
+  // Sᵀ M S the link's own inertia along the joint (a lower bound of what the joint sees).
+  std::vector<std::string> joints_with_stiff_damping(double step) const;
   // Times at which the right-hand side jumps (forces switching): the integrator restarts there.
   std::vector<double> discontinuities() const;
 };

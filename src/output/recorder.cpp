@@ -14,16 +14,18 @@ const char* joint_units(const model::Joint& joint, int derivative) {
   return joint.type == model::JointType::prismatic ? prismatic[derivative] : revolute[derivative];
 }
 
-// Quaternion [w, x, y, z] of a rotation matrix, w ≥ 0.
-spatial::Quat quaternion_of(const spatial::Mat3& R) {
+// Quaternion [w, x, y, z] of a rotation matrix, on the same side of the sphere as `previous`
+// so a link's quaternion series stays continuous (q and −q are the same attitude).
+spatial::Quat quaternion_of(const spatial::Mat3& R, const spatial::Quat& previous) {
   const Eigen::Quaterniond q(R);
   const spatial::Quat v(q.w(), q.x(), q.y(), q.z());
-  return q.w() < 0 ? spatial::Quat(-v) : v;
+  return v.dot(previous) < 0 ? spatial::Quat(-v) : v;
 }
 
 }  // namespace
 
-Recorder::Recorder(const model::Model& model, Hdf5File& file) : model_(model), file_(file) {
+Recorder::Recorder(const model::Model& model, Hdf5File& file)
+    : model_(model), file_(file), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
   time_ = file.add_series("/time", 1, "s", "simulated time of each sample");
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const model::Body& body = model.bodies[b];
@@ -64,7 +66,8 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     // A free body's quaternion is its state (continuous sign); a link's comes from its pose.
     const spatial::Quat q_WB = body.joint.type == model::JointType::free
                                    ? spatial::Quat(Eigen::Map<const spatial::Quat>(x + body.q_offset + 3))
-                                   : quaternion_of(s.X_WB.R);
+                                   : quaternion_of(s.X_WB.R, last_quaternion_[b]);
+    last_quaternion_[b] = q_WB;
     file_.append(series.quaternion, q_WB.data());
     const spatial::Vec3 euler = spatial::euler_zyx_from_rotation(s.X_WB.R);
     file_.append(series.euler, euler.data());

@@ -15,6 +15,7 @@
 #include "integrate/driver.h"
 #include "model/model.h"
 #include "output/hdf5_file.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::output {
 
@@ -36,6 +37,7 @@ class Recorder : public integrate::SampleSink {
   Hdf5File::SeriesId time_;
   std::vector<BodySeries> bodies_;
   std::vector<JointSeries> joints_;
+  std::vector<spatial::Quat> last_quaternion_;  // per body, for sign continuity
 };
 
 }  // namespace uwsim::output

@@ -7,6 +7,7 @@
 #include "dynamics/joint_forces.h"
 #include "dynamics/pipeline.h"
 #include "dynamics/rnea.h"
+#include "model/shape_hydrodynamics.h"
 #include "spatial/rotation.h"
 #include "support/trees.h"
 
@@ -123,16 +124,24 @@ TEST_CASE("aba: with zero joint forces and no damping, ½ΣVᵀ(M_RB + M_A)V is 
   CHECK(worst < 1e-9);
 }
 
-TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m − ρ∇)·g·L)), in air and in water") {
+TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m − ρ∇)·g·L)), in air and in water, rk4 and dopri5") {
   const double L = 0.4, m = 2.0;
   scenario::BodySpec bob = test::plain_body("bob");
   bob.mass = m;
   bob.inertia_Bcm_B = Eigen::Vector3d(0.01, 0.02, 0.01).asDiagonal();
   bob.p_BoBcm_B = Eigen::Vector3d(0.0, 0.0, L);  // hangs below the pivot (z down)
   bob.p_BoBcb_B = bob.p_BoBcm_B;
+  // The pivot hangs from a stand welded to the world: a fixed root and a fixed-base tree.
+  scenario::BodySpec stand = test::plain_body("stand");
+  scenario::JointSpec weld;
+  weld.name = "weld";
+  weld.type = JT::fixed;
+  weld.parent = "world";
+  weld.child = "stand";
+  weld.placement.xyz = Eigen::Vector3d(1.0, 2.0, 3.0);
   scenario::JointSpec pivot;
   pivot.name = "pivot";
-  pivot.parent = "world";
+  pivot.parent = "stand";
   pivot.child = "bob";
   pivot.placement.axis = Eigen::Vector3d::UnitY();
   pivot.initial_position = 0.01;
@@ -140,12 +149,16 @@ TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m �
   SUBCASE("in air") { volume = 0.0; }
   SUBCASE("in water, buoyancy at the CG") { volume = 0.6 * m / 1000.0; }
   bob.volume = volume;
-  scenario::Scenario s = test::scenario_with({bob}, 20.0, 1e-3, 1000.0);
-  s.joints = {pivot};
+  scenario::Scenario s = test::scenario_with({stand, bob}, 20.0, 1e-3, 1000.0);
+  s.joints = {weld, pivot};
+  for (const auto integrator : {scenario::IntegratorKind::rk4, scenario::IntegratorKind::dopri5}) {
+  s.simulation.integrator = integrator;
+  s.simulation.abs_tol = s.simulation.rel_tol = 1e-11;
   const test::Trajectory tr = test::simulate(s);
+  REQUIRE(tr.result.outcome == integrate::Outcome::completed);
 
   std::vector<double> crossings;
-  const auto q_at = [&](std::size_t k) { return tr.x[k][static_cast<std::size_t>(tr.model.bodies[0].q_offset)]; };
+  const auto q_at = [&](std::size_t k) { return tr.x[k][static_cast<std::size_t>(tr.model.bodies[1].q_offset)]; };
   for (std::size_t k = 1; k < tr.t.size(); ++k)
     if (q_at(k - 1) < 0.0 && q_at(k) >= 0.0)
       crossings.push_back(tr.t[k - 1] + (tr.t[k] - tr.t[k - 1]) * q_at(k - 1) / (q_at(k - 1) - q_at(k)));
@@ -154,6 +167,7 @@ TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m �
   const double I_pivot = bob.inertia_Bcm_B(1, 1) + m * L * L;
   const double net_weight = (m - s.environment.water_density * volume) * s.environment.gravity;
   CHECK(period == doctest::Approx(2.0 * M_PI * std::sqrt(I_pivot / (net_weight * L))).epsilon(1e-5));
+  }
 }
 
 TEST_CASE("prismatic: a slider under constant force moves x = ½·F/(m + X_u̇)·t²") {
@@ -249,8 +263,30 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
   fin.mass = 0.05;
   fin.inertia_Bcm_B = Eigen::Vector3d(1e-5, 2e-5, 2e-5).asDiagonal();
   fin.p_BoBcm_B = Eigen::Vector3d(0.05, 0.0, 0.0);
-  fin.added_mass_B.diagonal() << 0.5, 0.5, 0.5, 1e-4, 2e-4, 2e-4;  // 10 × its mass
+  // 10 × its mass in added mass, about its centre 5 cm out on the lever: at the hinge the
+  // added inertia is ten times the rigid one too.
+  Eigen::Matrix<double, 6, 6> added_at_centre = Eigen::Matrix<double, 6, 6>::Zero();
+  added_at_centre.diagonal() << 0.5, 0.5, 0.5, 1e-4, 2e-4, 2e-4;
+  fin.added_mass_B = model::move_inertia_to_origin(added_at_centre, fin.p_BoBcm_B);
   fin.volume = 0.0;
+
+  // First, on a hinge fixed to the world, the joint sees (I_rb + I_a) about its axis.
+  {
+    scenario::JointSpec fixed_hinge;
+    fixed_hinge.name = "hinge";
+    fixed_hinge.parent = "world";
+    fixed_hinge.child = "fin";
+    fixed_hinge.effort = 1e-3;
+    scenario::Scenario bench = test::scenario_with({fin}, 0.01);
+    bench.environment.gravity = 0.0;
+    bench.joints = {fixed_hinge};
+    const test::Trajectory tr = test::simulate(bench);
+    const double lever = fin.p_BoBcm_B.x();
+    const double I_rigid = fin.inertia_Bcm_B(2, 2) + fin.mass * lever * lever;
+    const double I_added = added_at_centre(5, 5) + added_at_centre(1, 1) * lever * lever;
+    REQUIRE(I_added > 9.0 * I_rigid);
+    CHECK(tr.xdot[0][1] == doctest::Approx(fixed_hinge.effort / (I_rigid + I_added)).epsilon(1e-12));
+  }
   vehicle.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
   scenario::JointSpec hinge;
   hinge.name = "hinge";

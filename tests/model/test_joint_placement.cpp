@@ -112,3 +112,18 @@ TEST_CASE("joint placement: the motion subspace S is the joint's twist seen from
   CHECK((joint.S_C.head<3>() - w_C).norm() < 1e-5);
   CHECK((joint.S_C.tail<3>() - v_C).norm() < 1e-5);
 }
+
+TEST_CASE("model: joint damping too stiff for the step is flagged (b·h > 2·Sᵀ M S)") {
+  scenario::BodySpec light = test::plain_body(kChild);
+  light.mass = 0.01;
+  light.inertia_Bcm_B = Eigen::Vector3d(1e-5, 1e-5, 1e-4).asDiagonal();
+  scenario::JointSpec j;
+  j.name = kJoint, j.parent = kParent, j.child = kChild;
+  scenario::Scenario s = test::scenario_with({test::plain_body(kParent), light}, 1.0);
+  const double own_inertia = 1e-4;  // about z, the joint axis, through the CG at the origin
+  j.damping = 1.9 * own_inertia / s.simulation.step;
+  s.joints = {j};
+  CHECK(model::build_model(s).joints_with_stiff_damping(s.simulation.step).empty());
+  s.joints[0].damping = 2.1 * own_inertia / s.simulation.step;
+  CHECK(model::build_model(s).joints_with_stiff_damping(s.simulation.step) == std::vector<std::string>{kJoint});
+}
