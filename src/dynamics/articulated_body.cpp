@@ -13,7 +13,8 @@ namespace {
 void articulate(const model::Model& model, const model::Body& body, const double* x, BodyState& s,
                 Workspace& ws) {
   if (body.parent < 0 && body.joint.dof() != 1) return;  // free root, or fixed to the world
-  Mat6 Ia = s.IA;
+  // IA is not needed after this pass (pass 3 uses U, D, u): reduce it in place to Ia.
+  Mat6& Ia = s.IA;
   Vec6 pa = s.pA;
   if (body.joint.dof() == 1) {
     const double q = x[body.q_offset], qd = x[body.v_offset];
@@ -24,7 +25,7 @@ void articulate(const model::Model& model, const model::Body& body, const double
     s.tau_total = s.tau + passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
     s.u = s.tau_total - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
-    Ia -= s.U * s.U.transpose() / s.D;
+    Ia.noalias() -= s.U * (s.U.transpose() / s.D);
     pa += s.U * (s.u / s.D);
   }
   pa += Ia * s.c;
