@@ -155,9 +155,21 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   s.environment = read_environment(reader, m.get("environment"));
   s.simulation = read_simulation(reader, m.require("simulation"));
   Assembly assembly;
-  read_bodies(reader, m.require("bodies"), s.environment, assembly);
+  const Field bodies = m.get("bodies");
+  const Field manipulators = m.get("manipulators");
+  read_bodies(reader, bodies, s.environment, assembly);
   read_joints(reader, m.get("joints"), assembly);
-  read_manipulators(reader, m.get("manipulators"), s.environment, assembly);
+  read_manipulators(reader, manipulators, s.environment, assembly);
+  // A fixed-base arm stands alone: its manipulator provides every body. A list that is
+  // there but unreadable is reported on its own.
+  auto empty = [](const Field& f) {
+    return absent(f) || (f.value.IsSequence() && f.value.size() == 0);
+  };
+  if (m.ok() && empty(bodies) && empty(manipulators))
+    reader.report(root.Mark(), "",
+                  "the scenario has no bodies: give them in 'bodies', or as the links of "
+                  "'manipulators'");
+  check_nested_names(reader, assembly);
   connect(reader, assembly);
   s.bodies = std::move(assembly.bodies);
   s.joints = std::move(assembly.joints);

@@ -37,7 +37,9 @@ class ScenarioError : public std::runtime_error {
 // bodies (the `bodies` section, then the manipulators' links), followed by its subtree with
 // children in that same order; so every body comes after its parent. The joints are in the
 // order of their child bodies. Coefficients derived from a body's `shape` are written into
-// resolved_yaml as that body's own keys.
+// resolved_yaml under that body's `derived` key, which is ignored when read (the values are
+// derived again), so resolved_yaml reads back to the same scenario and a --set of the shape
+// or the mass re-derives them. `bodies` may be absent when manipulators provide the bodies.
 //
 // `overrides` are "key.path=value" strings as given to --set; list items are addressed by
 // their `name` (bodies.rov.mass) or by index (bodies.0.mass); the value is parsed as YAML.

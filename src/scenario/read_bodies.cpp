@@ -198,45 +198,55 @@ bool is_diagonal(const Eigen::MatrixXd& m) {
 }
 
 // Fills in what the shape implies for every key the body does not give, and writes each
-// derived value into the body's mapping so that resolved_yaml holds it. Explicit keys win.
+// derived value under the body's `derived` key so that resolved_yaml shows it. Explicit keys
+// win. The derived values are never read back (body keys would freeze them: a later --set of
+// the shape or the mass would not change them); a resolved scenario derives them again.
 void derive_from_shape(const Mapping& m, const Field& item, const EnvironmentSpec& env,
                        bool mass_known, BodySpec& b) {
-  YAML::Node node = item.value;  // shares the tree: insertions show in resolved_yaml
+  YAML::Node derived(YAML::NodeType::Map);
   const ShapeSpec& shape = b.shape;
   const Vector3& center = shape.center_B;
   if (!m.has("volume")) {
     b.volume = model::shape_volume(shape);
-    node["volume"] = yaml_number(b.volume);
+    derived["volume"] = yaml_number(b.volume);
   }
   if (!m.has("center_of_gravity")) {
     b.p_BoBcm_B = center;
-    node["center_of_gravity"] = yaml_list(center);
+    derived["center_of_gravity"] = yaml_list(center);
   }
   if (!m.has("center_of_buoyancy")) {
     b.p_BoBcb_B = center;
-    node["center_of_buoyancy"] = yaml_list(center);
+    derived["center_of_buoyancy"] = yaml_list(center);
   }
-  if (!m.has("center_of_drag")) {
+  // Damping identified for the body (either kind given) acts at the body origin, Fossen's
+  // CO, unless center_of_drag says otherwise; only drag derived from the shape acts at the
+  // shape's centre.
+  const bool damping_given = m.has("linear_damping") || m.has("quadratic_damping");
+  if (!m.has("center_of_drag") && !damping_given) {
     b.p_BoBcd_B = center;
-    node["center_of_drag"] = yaml_list(center);
+    derived["center_of_drag"] = yaml_list(center);
   }
   if (!m.has("quadratic_damping")) {
     b.quadratic_damping = model::shape_quadratic_drag(shape, env.water_density);
-    node["quadratic_damping"] = yaml_list(b.quadratic_damping);
+    derived["quadratic_damping"] = yaml_list(b.quadratic_damping);
   }
-  if (!mass_known) return;  // the missing or invalid mass is reported already
-  if (!m.has("inertia")) {
-    b.inertia_Bcm_B = model::homogeneous_inertia(shape, b.mass);
-    node["inertia"] = is_diagonal(b.inertia_Bcm_B) ? yaml_list(b.inertia_Bcm_B.diagonal())
-                                                   : yaml_rows(b.inertia_Bcm_B);
+  if (mass_known) {  // else the missing or invalid mass is reported already
+    if (!m.has("inertia")) {
+      b.inertia_Bcm_B = model::homogeneous_inertia(shape, b.mass);
+      derived["inertia"] = is_diagonal(b.inertia_Bcm_B) ? yaml_list(b.inertia_Bcm_B.diagonal())
+                                                        : yaml_rows(b.inertia_Bcm_B);
+    }
+    if (!m.has("added_mass")) {
+      const Matrix6 added = model::shape_added_mass(shape, b.mass, env.water_density);
+      // Exactly symmetric, as reading the matrix would make it.
+      b.added_mass_B = 0.5 * (added + added.transpose());
+      derived["added_mass"] = is_diagonal(b.added_mass_B) ? yaml_list(b.added_mass_B.diagonal())
+                                                          : yaml_rows(b.added_mass_B);
+    }
   }
-  if (!m.has("added_mass")) {
-    const Matrix6 added = model::shape_added_mass(shape, b.mass, env.water_density);
-    // Exactly symmetric, as reading the matrix back makes it: the round trip is exact.
-    b.added_mass_B = 0.5 * (added + added.transpose());
-    node["added_mass"] = is_diagonal(b.added_mass_B) ? yaml_list(b.added_mass_B.diagonal())
-                                                     : yaml_rows(b.added_mass_B);
-  }
+  YAML::Node node = item.value;  // shares the tree: changes show in resolved_yaml
+  node.remove("derived");  // the stale values of a resolved scenario
+  if (derived.size() > 0) node["derived"] = derived;
 }
 
 }  // namespace
@@ -244,7 +254,8 @@ void derive_from_shape(const Mapping& m, const Field& item, const EnvironmentSpe
 const std::vector<std::string>& body_keys() {
   static const std::vector<std::string> keys = {
       "name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
-      "volume", "added_mass", "linear_damping", "quadratic_damping", "shape", "initial"};
+      "volume", "added_mass", "linear_damping", "quadratic_damping", "shape", "initial",
+      "derived"};
   return keys;
 }
 
@@ -270,23 +281,39 @@ void read_body_properties(Reader& r, Mapping& m, const Field& item, const Enviro
   m.read("quadratic_damping", b.quadratic_damping, Sign::non_negative, "");
   source.initial = m.get("initial");
   b.initial = read_initial(r, source.initial);
-  if (shape_ok) derive_from_shape(m, item, env, mass_known, b);
+  // `derived` (written into result files) is ignored: the values are derived again below.
+  // A --set into it would silently do nothing, so that is an error.
+  const Field derived = m.get("derived");
+  if (derived.present()) {
+    if (auto set = r.override_at_or_below(derived.path)) {
+      std::string message(*set);
+      message += ": values under 'derived' are ignored when read (they are derived again "
+                 "from the shape); set the body's own key instead (the same path without "
+                 "'derived')";
+      r.report(derived.key.Mark(), *set, message);
+    }
+  }
+  if (shape_ok) {
+    derive_from_shape(m, item, env, mass_known, b);
+  } else if (derived.present() && !shape.present()) {
+    YAML::Node node = item.value;
+    node.remove("derived");  // nothing is derived without a shape: drop the stale values
+  }
 }
 
 void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out) {
+  if (absent(field)) return;
   auto items = reader.sequence(field);
   if (!items) return;
-  if (items->empty()) reader.error(field, "expected at least one body");
   for (const Field& item : *items) {
     BodySpec b;
-    BodySource source{item, Field{}};
+    BodySource source{item, Field{}, NameSource{}};
     Mapping m(reader, item, body_keys());
     if (m.ok()) {
       const Field name = m.require("name");
-      if (auto s = reader.string(name)) {
-        if (s->empty()) {
-          reader.error(name, "expected a non-empty name");
-        } else if (*s == kWorld) {
+      source.name.at = name;
+      if (auto s = reader.string(name); s && check_name_text(reader, name, *s)) {
+        if (*s == kWorld) {
           reader.error(name, "'world' names the fixed world frame (a joint parent); choose "
                              "another body name");
         } else if (auto [it, fresh] = out.body_names.emplace(*s, item.path); !fresh) {

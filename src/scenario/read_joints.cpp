@@ -167,6 +167,15 @@ void read_joint_properties(Reader& r, Mapping& m, const Field& item, PlacementRu
   const Units u = units_of(j.type);
   read_placement(r, m, item, rule, j.type, j.placement);
 
+  // A fixed joint has no motion to limit, damp, drive or start: these keys are errors for it
+  // rather than silently unused.
+  auto no_motion = [&](const Field& f, const char* key) {
+    std::string message("a fixed joint has no motion: '");
+    message += key;
+    message += "' does not apply";
+    reject(r, f, message);
+  };
+
   Field position, velocity;
   const Field initial = m.get("initial");
   if (!absent(initial)) {
@@ -174,15 +183,19 @@ void read_joint_properties(Reader& r, Mapping& m, const Field& item, PlacementRu
     position = im.get("position");
     velocity = im.get("velocity");
     if (auto q = r.number(position, Sign::any, u.position)) j.initial_position = *q;
-    if (auto v = r.number(velocity, Sign::any, u.velocity)) j.initial_velocity = *v;
     if (fixed) {
       if (j.initial_position != 0.0)
         r.error(position, "a fixed joint does not move; expected 0, got " +
                               to_text(j.initial_position));
-      if (j.initial_velocity != 0.0)
-        r.error(velocity, "a fixed joint does not move; expected 0, got " +
-                              to_text(j.initial_velocity));
+      if (velocity.present()) no_motion(velocity, "initial.velocity");
+    } else if (auto v = r.number(velocity, Sign::any, u.velocity)) {
+      j.initial_velocity = *v;
     }
+  }
+  if (fixed) {
+    for (const char* key : {"limits", "damping", "friction", "effort"})
+      if (const Field f = m.get(key); f.present()) no_motion(f, key);
+    return;
   }
 
   bool limits_known = true;  // false when a limit was given but is invalid
@@ -215,7 +228,7 @@ void read_joint_properties(Reader& r, Mapping& m, const Field& item, PlacementRu
   m.read("effort", j.effort, Sign::any, u.effort);
 
   const double q = j.initial_position;
-  if (!fixed && limits_known && (q < j.limits.lower || q > j.limits.upper)) {
+  if (limits_known && (q < j.limits.lower || q > j.limits.upper)) {
     const std::string range = interval(j.limits.lower, j.limits.upper) + " " +
                               std::string(u.position);
     if (position.present())
@@ -240,10 +253,9 @@ void read_joints(Reader& reader, const Field& field, Assembly& out) {
     Mapping m(reader, item, joint_keys());
     if (m.ok()) {
       const Field name = m.require("name");
-      if (auto s = reader.string(name)) {
-        if (s->empty())
-          reader.error(name, "expected a non-empty name");
-        else if (auto [it, fresh] = out.joint_names.emplace(*s, item.path); !fresh)
+      source.name.at = name;
+      if (auto s = reader.string(name); s && check_name_text(reader, name, *s)) {
+        if (auto [it, fresh] = out.joint_names.emplace(*s, item.path); !fresh)
           reader.error(name, "duplicate joint name '" + *s + "' (also " + it->second + ")");
         else
           j.name = *s;

@@ -29,11 +29,7 @@ const std::vector<std::string>& link_joint_keys() {
 std::optional<std::string> part_name(Reader& r, const Field& f, const std::string& fallback) {
   if (!f.present()) return fallback;
   auto s = r.string(f);
-  if (!s) return std::nullopt;
-  if (s->empty()) {
-    r.error(f, "expected a non-empty name");
-    return std::nullopt;
-  }
+  if (!s || !check_name_text(r, f, *s)) return std::nullopt;
   return s;
 }
 
@@ -59,8 +55,7 @@ void read_manipulators(Reader& r, const Field& field, const EnvironmentSpec& env
 
     const Field name_field = m.require("name");
     std::optional<std::string> arm = r.string(name_field);
-    if (arm && arm->empty()) {
-      r.error(name_field, "expected a non-empty name");
+    if (arm && !check_name_text(r, name_field, *arm)) {
       arm.reset();
     } else if (arm) {
       if (auto [it, fresh] = arm_names.emplace(*arm, item.path); !fresh) {
@@ -116,6 +111,8 @@ void read_manipulators(Reader& r, const Field& field, const EnvironmentSpec& env
 
       e.body.name = *arm + "/" + *link_name;
       e.joint.name = *arm + "/" + *joint_name;
+      e.body_source.name = NameSource{e.body_name_at, name_field, arm->size()};
+      e.joint_source.name = NameSource{e.joint_name_at, name_field, arm->size()};
       e.joint.child = e.body.name;
       JointSource& js = e.joint_source;
       js.item = joint_field.present() ? joint_field : link;

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 
 #include "scenario/sections.h"
 
@@ -55,6 +57,131 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
 }
 
 }  // namespace
+
+bool check_name_text(Reader& r, const Field& f, const std::string& name) {
+  // Messages are built by appending: GCC 12 warns falsely (-Wrestrict) about some
+  // literal + std::string expressions once inlined.
+  if (name.empty()) {
+    r.error(f, std::string("expected a non-empty name"));
+    return false;
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char code[48];
+      std::snprintf(code, sizeof code, "; character %zu is U+%04X", i + 1,
+                    static_cast<unsigned>(c));
+      std::string message("expected a name without control characters (it names a group in "
+                          "the output file)");
+      message += code;
+      r.error(f, message);
+      return false;
+    }
+  }
+  const char* problem = nullptr;  // about '/' unless `dots`
+  bool dots = false;
+  if (name.front() == '/')
+    problem = "expected a name that does not start with '/'";
+  else if (name.back() == '/')
+    problem = "expected a name that does not end with '/'";
+  else if (name.find("//") != std::string::npos)
+    problem = "expected a name without '//'";
+  for (std::size_t begin = 0; !problem && begin <= name.size();) {
+    std::size_t end = name.find('/', begin);
+    if (end == std::string::npos) end = name.size();
+    const std::string_view part(name.data() + begin, end - begin);
+    if (part == "." || part == "..") {
+      problem = "expected no part of the name to be '.' or '..' (the output file and shells "
+                "read them as the current or the parent group)";
+      dots = true;
+    }
+    begin = end + 1;
+  }
+  if (!problem) return true;
+  std::string message(problem);
+  if (!dots) message += " ('/' separates nested groups in the output file)";
+  message += ", got '";
+  message += name;
+  message += '\'';
+  r.error(f, message);
+  return false;
+}
+
+namespace {
+
+// One name kind ("body" under /bodies/, "joint" under /joints/): reports each name that
+// continues a shorter one with '/', once per place and shorter name.
+void check_nesting(Reader& r, const std::vector<std::string>& names,
+                   const std::vector<const NameSource*>& sources,
+                   const std::vector<std::string>& item_paths, const std::string& kind,
+                   const std::string& group) {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!names[i].empty()) index.emplace(names[i], i);
+  std::set<std::pair<std::string, std::string>> reported;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    for (std::size_t slash = name.find('/'); slash != std::string::npos;
+         slash = name.find('/', slash + 1)) {
+      const std::string outer = name.substr(0, slash);
+      const auto it = index.find(outer);
+      if (it == index.end()) continue;
+      const NameSource& s = *sources[i];
+      const bool expanded = s.owner.present();
+      // The manipulator's own name is at fault when the outer name ends inside it.
+      const Field& at = expanded && slash <= s.owner_length ? s.owner : s.at;
+      if (reported.emplace(at.path, outer).second) {
+        std::string message("the ");
+        message += kind;
+        message += " '";
+        message += name;
+        message += '\'';
+        if (expanded) {
+          message += " of ";
+          message += item_paths[i];
+        }
+        message += " would be written inside the output group ";
+        message += group;
+        message += outer;
+        message += "/ of ";
+        message += kind;
+        message += " '";
+        message += outer;
+        message += "' (";
+        message += item_paths[it->second];
+        message += "); no ";
+        message += kind;
+        message += " name may begin with another ";
+        message += kind;
+        message += "'s name and '/'";
+        r.error(at, message);
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void check_nested_names(Reader& r, const Assembly& a) {
+  std::vector<std::string> names, paths;
+  std::vector<const NameSource*> sources;
+  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
+    names.push_back(a.bodies[i].name);
+    sources.push_back(&a.body_sources[i].name);
+    paths.push_back(a.body_sources[i].item.path);
+  }
+  check_nesting(r, names, sources, paths, "body", "/bodies/");
+  names.clear();
+  paths.clear();
+  sources.clear();
+  for (std::size_t i = 0; i < a.joints.size(); ++i) {
+    names.push_back(a.joints[i].name);
+    sources.push_back(&a.joint_sources[i].name);
+    paths.push_back(a.joint_sources[i].item.path);
+  }
+  check_nesting(r, names, sources, paths, "joint", "/joints/");
+}
 
 bool after(const YAML::Mark& a, const YAML::Mark& b) {
   return a.line != b.line ? a.line > b.line : a.column > b.column;

@@ -11,10 +11,21 @@
 
 namespace uwsim::scenario {
 
+// Where a body's or joint's name was written, for the checks across all names. For a name a
+// manipulator expands to ("<arm>/<link>"), `at` is the link's (or joint's) own `name` when
+// given, else the manipulator's `name`, and `owner` is the manipulator's `name`, whose text
+// takes the first `owner_length` characters of the full name.
+struct NameSource {
+  Field at;
+  Field owner;
+  std::size_t owner_length = 0;
+};
+
 // Where a body was written, for the checks that need more than one section.
 struct BodySource {
   Field item;      // the body's mapping (a body in `bodies`, or a manipulator link)
   Field initial;   // its `initial` key; not present when absent
+  NameSource name;
 };
 
 // Where a joint was written. For a joint a manipulator expands to, `parent` is the
@@ -26,6 +37,7 @@ struct JointSource {
   Field blame;          // where a self-loop or a cycle this joint closes is reported
   std::string section;  // "joints" or the manipulator's path: prefixes cycle messages
   int order = 0;        // graph checks visit joints by increasing order, then file order
+  NameSource name;
 };
 
 // The bodies and joints read so far, with their sources (parallel vectors) and the names
@@ -52,9 +64,11 @@ std::vector<ForceSpec> read_forces(Reader& reader, const Field& field,
 const std::vector<std::string>& body_keys();
 // Reads every body key but `name` from `m` (opened on `item` with body_keys() and maybe
 // more); derives what a `shape` implies and writes the derived values into the YAML tree
-// as the body's own keys, so that resolved_yaml reads back to the same body.
+// under the body's `derived` key (replacing what a resolved scenario had there), which is
+// never read: a scenario read back derives them again from its shape and mass.
 void read_body_properties(Reader& reader, Mapping& m, const Field& item,
                           const EnvironmentSpec& env, BodySpec& body, BodySource& source);
+// An absent or empty `bodies` is fine here: manipulators may provide all the bodies.
 void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out);
 
 // read_joints.cpp
@@ -76,6 +90,17 @@ void connect(Reader& reader, Assembly& assembly);
 // Expands each manipulator into bodies `<name>/<link>` and joints `<name>/<joint>`.
 void read_manipulators(Reader& reader, const Field& field, const EnvironmentSpec& env,
                        Assembly& out);
+
+// read_sections.cpp: names.
+// Body and joint names become HDF5 group paths in the output (/bodies/<name>/, a '/' in the
+// name nests groups). Reports why `name` (read from `f`) cannot be one: empty, a leading or
+// trailing '/', an empty part ("a//b"), a part "." or "..", a control character. Returns
+// true if the name is usable.
+bool check_name_text(Reader& reader, const Field& f, const std::string& name);
+// Reports every body name that continues another body name with '/' ("rov" and
+// "rov/position", "arm" and "arm/link1"): in the output the longer one would be written
+// inside the other's group. Likewise for joint names.
+void check_nested_names(Reader& reader, const Assembly& assembly);
 
 // Shared helpers.
 // Optional sections may be written as an empty key ("forces:") to mean "none".

@@ -188,6 +188,16 @@ const std::string* Reader::override_for(const std::string& path) const {
   return found;
 }
 
+std::optional<std::string> Reader::override_at_or_below(const std::string& path) const {
+  for (const auto& entry : overrides_) {
+    const std::string& key = entry.first;
+    if (key.compare(0, path.size(), path) == 0 &&
+        (key.size() == path.size() || key[path.size()] == '.' || key[path.size()] == '['))
+      return key;
+  }
+  return std::nullopt;
+}
+
 void Reader::report(const YAML::Mark& at, const std::string& path, std::string message) {
   if (const std::string* argument = override_for(path)) {
     diagnostics_.push_back(Diagnostic{"--set " + *argument, 0, 0, std::move(message)});

@@ -78,6 +78,9 @@ class Reader {
   // "path: message", at the value (or at its key when the value is empty).
   void error(const Field& field, const std::string& message);
 
+  // The canonical path of a --set override at `path` or inside it, if any.
+  std::optional<std::string> override_at_or_below(const std::string& path) const;
+
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   std::vector<Diagnostic> take_diagnostics() { return std::move(diagnostics_); }
 

@@ -272,26 +272,32 @@ TEST_CASE("explicit keys win over the shape's") {
             .volume == 0.0002);
 }
 
-TEST_CASE("derived values are written into resolved_yaml and read back to the same scenario") {
+TEST_CASE("derived values are written under `derived` in resolved_yaml and read back the same") {
   const Scenario s = load_scenario(kArm);
   const YAML::Node upper = resolved_link(s, 1);
+  const YAML::Node derived = upper["derived"];
+  REQUIRE(derived.IsMap());
   for (const char* key : {"volume", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
                           "inertia", "added_mass", "quadratic_damping"}) {
     CAPTURE(key);
-    CHECK(upper[key].IsDefined());
+    CHECK(derived[key].IsDefined());
+    CHECK(!upper[key].IsDefined());  // never as the body's own key: that would freeze it
   }
-  CHECK(upper["volume"].as<double>() == body(s, "arm1/upper").volume);
-  CHECK(upper["added_mass"].size() == 6);            // off-diagonal: 6 rows of 6
-  CHECK(upper["added_mass"][0].IsSequence());
-  CHECK(upper["inertia"].size() == 3);               // diagonal: the 3 moments
-  CHECK(upper["inertia"][0].IsScalar());
-  // Explicit keys are kept as written, not replaced.
+  CHECK(derived.size() == 7);
+  CHECK(derived["volume"].as<double>() == body(s, "arm1/upper").volume);
+  CHECK(derived["added_mass"].size() == 6);            // off-diagonal: 6 rows of 6
+  CHECK(derived["added_mass"][0].IsSequence());
+  CHECK(derived["inertia"].size() == 3);               // diagonal: the 3 moments
+  CHECK(derived["inertia"][0].IsScalar());
+  // Explicit keys are kept as written; only what was derived is listed.
   const YAML::Node link3 = resolved_link(s, 2);
   CHECK(link3["volume"].Scalar() == "0.0001");
-  CHECK(link3["added_mass"].IsDefined());
-  CHECK(link3["added_mass"][0].IsScalar());          // diagonal: the 6-list
+  REQUIRE(link3["derived"].IsMap());
+  CHECK(link3["derived"].size() == 2);
+  CHECK(link3["derived"]["center_of_buoyancy"].IsDefined());
+  CHECK(link3["derived"]["added_mass"][0].IsScalar());  // diagonal: the 6-list
   // A body without a shape gets nothing added.
-  CHECK(!YAML::Load(s.resolved_yaml)["bodies"][0]["center_of_drag"].IsDefined());
+  CHECK(!YAML::Load(s.resolved_yaml)["bodies"][0]["derived"].IsDefined());
 
   const Scenario again = load_scenario(write_scratch("rov_arm_resolved.yaml", s.resolved_yaml));
   REQUIRE(again.bodies.size() == s.bodies.size());
@@ -299,6 +305,151 @@ TEST_CASE("derived values are written into resolved_yaml and read back to the sa
   for (std::size_t i = 0; i < s.bodies.size(); ++i) check_same(again.bodies[i], s.bodies[i]);
   for (std::size_t i = 0; i < s.joints.size(); ++i) check_same(again.joints[i], s.joints[i]);
   CHECK(again.resolved_yaml == s.resolved_yaml);
+}
+
+TEST_CASE("a resolved scenario re-derives: --set of the shape or the mass changes the values") {
+  const Scenario s = load_scenario(kArm);
+  const std::string resolved = write_scratch("rov_arm_resolved_set.yaml", s.resolved_yaml);
+  const Scenario wider =
+      load_scenario(resolved, {"manipulators.arm1.links.upper.shape.cylinder.radius=0.03"});
+  const ShapeSpec shape = cylinder(0.03, 0.15, Vector3(0.075, 0.0, 0.0));
+  CHECK(body(wider, "arm1/upper").volume == uwsim::model::shape_volume(shape));
+  CHECK(body(wider, "arm1/upper").volume != body(s, "arm1/upper").volume);
+  CHECK(body(wider, "arm1/upper").quadratic_damping ==
+        uwsim::model::shape_quadratic_drag(shape, kRho));
+  CHECK(YAML::Load(wider.resolved_yaml)["manipulators"][0]["links"][1]["derived"]["volume"]
+            .as<double>() == body(wider, "arm1/upper").volume);
+
+  const Scenario heavier = load_scenario(resolved, {"manipulators.arm1.links.upper.mass=0.6"});
+  const ShapeSpec original = cylinder(0.02, 0.15, Vector3(0.075, 0.0, 0.0));
+  CHECK(body(heavier, "arm1/upper").inertia_Bcm_B ==
+        uwsim::model::homogeneous_inertia(original, 0.6));
+  CHECK(body(heavier, "arm1/upper").added_mass_B ==
+        symmetric(uwsim::model::shape_added_mass(original, 0.6, kRho)));
+
+  // Values written under `derived` by hand are ignored too, and a --set into them is an
+  // error rather than a silent no-op.
+  const std::vector<Diagnostic> ds =
+      errors_of(resolved, {"manipulators.arm1.links.upper.derived.volume=1"});
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == "--set manipulators.arm1.links.upper.derived.volume=1");
+  CHECK(ds[0].message.starts_with("manipulators[0].links[1].derived.volume: values under "
+                                  "'derived' are ignored when read"));
+}
+
+TEST_CASE("the centre of drag is the shape's only when the drag comes from the shape") {
+  const std::string text = R"(name: drag
+simulation: {duration: 1}
+bodies:
+  - name: derived_drag
+    mass: 1
+    shape: {cylinder: {radius: 0.05, length: 0.4}, center: [0.2, 0, 0]}
+    derived: {volume: 99, center_of_drag: [9, 9, 9]}   # ignored
+  - name: linear_given
+    mass: 1
+    shape: {cylinder: {radius: 0.05, length: 0.4}, center: [0.2, 0, 0]}
+    linear_damping: [1, 1, 1, 0.1, 0.1, 0.1]
+  - name: quadratic_given
+    mass: 1
+    shape: {cylinder: {radius: 0.05, length: 0.4}, center: [0.2, 0, 0]}
+    quadratic_damping: [1, 1, 1, 0.1, 0.1, 0.1]
+  - name: explicit_centre
+    mass: 1
+    shape: {cylinder: {radius: 0.05, length: 0.4}, center: [0.2, 0, 0]}
+    linear_damping: [1, 1, 1, 0.1, 0.1, 0.1]
+    center_of_drag: [0.1, 0, 0]
+)";
+  const Scenario s = load_scenario(write_scratch("drag.yaml", text));
+  const Vector3 centre(0.2, 0.0, 0.0);
+  CHECK(body(s, "derived_drag").p_BoBcd_B == centre);
+  CHECK(body(s, "derived_drag").volume ==
+        uwsim::model::shape_volume(cylinder(0.05, 0.4, centre)));
+  CHECK(body(s, "linear_given").p_BoBcd_B == Vector3::Zero());
+  // The quadratic drag is still derived, but acts with the identified linear damping at Bo.
+  CHECK(body(s, "linear_given").quadratic_damping ==
+        uwsim::model::shape_quadratic_drag(cylinder(0.05, 0.4, centre), 1000.0));
+  CHECK(body(s, "quadratic_given").p_BoBcd_B == Vector3::Zero());
+  CHECK(body(s, "explicit_centre").p_BoBcd_B == Vector3(0.1, 0.0, 0.0));
+  // The other centres still come from the shape.
+  CHECK(body(s, "linear_given").p_BoBcm_B == centre);
+  CHECK(body(s, "linear_given").p_BoBcb_B == centre);
+  const YAML::Node resolved = YAML::Load(s.resolved_yaml)["bodies"];
+  CHECK(resolved[0]["derived"]["center_of_drag"][0].as<double>() == 0.2);
+  CHECK(!resolved[1]["derived"]["center_of_drag"].IsDefined());
+}
+
+TEST_CASE("a fixed-base arm stands alone: no `bodies`, only a manipulator on the world") {
+  for (const char* bodies : {"", "bodies: []\n", "bodies:\n"}) {
+    CAPTURE(bodies);
+    const std::string text = std::string("name: arm_only\nsimulation: {duration: 1}\n") +
+                             bodies + R"(manipulators:
+  - name: arm
+    base: world
+    convention: dh
+    links:
+      - joint: {type: revolute, dh: {d: 0.1}}
+        mass: 0.1
+        shape: {cylinder: {radius: 0.02, length: 0.1}, center: [0.05, 0, 0]}
+      - joint: {type: revolute, dh: {a: 0.1}}
+        mass: 0.1
+        inertia: [1.0e-4, 1.0e-4, 1.0e-4]
+)";
+    const Scenario s = load_scenario(write_scratch("arm_only.yaml", text));
+    CHECK(body_names(s) == std::vector<std::string>{"arm/link1", "arm/link2"});
+    REQUIRE(s.joints.size() == 2);
+    CHECK(s.joints[0].name == "arm/joint1");
+    CHECK(s.joints[0].parent == "world");
+    CHECK(s.joints[1].parent == "arm/link1");
+    // ... and its resolved scenario reads back the same.
+    const Scenario again = load_scenario(write_scratch("arm_only_resolved.yaml", s.resolved_yaml));
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) check_same(again.bodies[i], s.bodies[i]);
+  }
+}
+
+TEST_CASE("names may nest with '/' as long as no name continues another") {
+  const std::string text = R"(name: nested
+simulation: {duration: 1}
+bodies:
+  - {name: rov, mass: 1, inertia: [1, 1, 1]}
+  - {name: rov_2/hull, mass: 1, inertia: [1, 1, 1]}
+  - {name: rov_2/camera, mass: 1, inertia: [1, 1, 1]}
+  - {name: arm1x, mass: 1, inertia: [1, 1, 1]}
+  - {name: v1.2, mass: 1, inertia: [1, 1, 1]}
+joints:
+  - {name: j/1, type: fixed, parent: rov_2/hull, child: rov_2/camera}
+  - {name: j/2, type: revolute, parent: rov, child: arm1x}
+manipulators:
+  - name: arm1
+    base: rov
+    convention: dh
+    links:
+      - name: a/b
+        joint: {type: revolute, dh: {d: 0.1}, name: x/y}
+        mass: 0.1
+        inertia: [1.0e-4, 1.0e-4, 1.0e-4]
+)";
+  const Scenario s = load_scenario(write_scratch("nested.yaml", text));
+  CHECK(body(s, "arm1/a/b").mass == 0.1);
+  CHECK(joint(s, "arm1/x/y").parent == "rov");
+
+  // Several links of one manipulator nesting in the same body: reported once, at its name.
+  const std::string clash = R"(name: clash
+simulation: {duration: 1}
+bodies:
+  - {name: arm, mass: 1, inertia: [1, 1, 1]}
+manipulators:
+  - name: arm
+    base: world
+    convention: dh
+    links:
+      - {joint: {type: revolute}, mass: 1, inertia: [1, 1, 1]}
+      - {joint: {type: revolute}, mass: 1, inertia: [1, 1, 1]}
+)";
+  const std::vector<Diagnostic> ds = errors_of(write_scratch("clash.yaml", clash));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].line == 6);
+  CHECK(ds[0].message.starts_with("manipulators[0].name: the body 'arm/link1' of "
+                                  "manipulators[0].links[0] would be written inside"));
 }
 
 TEST_CASE("--set reaches manipulator links only through the manipulator") {
