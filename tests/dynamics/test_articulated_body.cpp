@@ -361,3 +361,32 @@ TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c); above 
     CHECK(sliding.x.back()[1] == doctest::Approx(1.0 + (axle.effort - axle.friction) / I * 2.0).epsilon(1e-9));
   }
 }
+
+TEST_CASE("current: a vehicle with an arm in a uniform current moves as in still water, carried by it") {
+  test::RandomBodies rnd(17);
+  scenario::Scenario still = random_forest(rnd);
+  still.bodies.resize(6);  // the floating tree: a fixed base cannot drift with the water
+  still.joints.resize(5);
+  still.environment.current_W.setZero();
+  still.bodies[0].initial.q_WB = Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, -2, 0.5).normalized());
+  still.bodies[0].initial.nu_B << 0.2, -0.1, 0.05, 0.3, -0.2, 0.4;
+  still.joints[0].initial_velocity = 0.5;
+  still.simulation.duration = 5.0;
+  scenario::Scenario moving = still;
+  const Eigen::Vector3d current_W(0.3, -0.2, 0.1);
+  moving.environment.current_W = current_W;
+  moving.bodies[0].initial.nu_B.head<3>() += still.bodies[0].initial.q_WB.toRotationMatrix().transpose() * current_W;
+
+  const test::Trajectory a = test::simulate(still), b = test::simulate(moving);
+  double worst_position = 0.0, worst_joint = 0.0;
+  for (std::size_t k = 0; k < a.t.size(); ++k) {
+    worst_position = std::max(worst_position, (b.position(k) - a.position(k) - current_W * a.t[k]).norm());
+    for (const model::Body& body : a.model.bodies)
+      if (body.joint.dof() == 1)
+        worst_joint = std::max(worst_joint, std::abs(b.x[k][static_cast<std::size_t>(body.q_offset)] -
+                                                     a.x[k][static_cast<std::size_t>(body.q_offset)]));
+  }
+  CHECK(worst_position < 1e-9);
+  CHECK(worst_joint < 1e-9);
+  CHECK((a.position(a.t.size() - 1) - a.position(0)).norm() > 0.1);  // it moved
+}
