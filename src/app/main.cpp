@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "app/describe_command.h"
 #include "app/exit_codes.h"
 #include "app/run_command.h"
+#include "app/validate_command.h"
 #include "version.h"
 
 namespace {
@@ -22,15 +24,53 @@ std::string join_command_line(int argc, char** argv) {
   return line;
 }
 
+// Parses a subcommand's own options; returns the exit code to leave with, or −1 to go on.
+int parse(CLI::App& cli, std::vector<char*>& args) {
+  try {
+    cli.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e) == 0 ? uwsim::app::kDone : uwsim::app::kBadInput;
+  }
+  return -1;
+}
+
+int validate_main(std::vector<char*> args) {
+  CLI::App cli{"sim validate — check scenario files completely without running them.\n"
+               "Usage: sim validate FILE... [--set key.path=value]..."};
+  std::vector<std::string> files, overrides;
+  bool quiet = false;
+  cli.add_option("files", files, "scenario files (YAML)")->required();
+  cli.add_option("--set", overrides, "override a value before checking, as for sim run (repeatable)");
+  cli.add_flag("-q,--quiet", quiet, "print errors only");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  return uwsim::app::validate_scenarios(files, overrides, quiet);
+}
+
+int describe_main(std::vector<char*> args) {
+  CLI::App cli{"sim describe — what a result file holds: scenario, status, groups, datasets.\n"
+               "Usage: sim describe FILE.h5"};
+  std::string file;
+  cli.add_option("file", file, "result file (HDF5)")->required();
+  if (const int code = parse(cli, args); code >= 0) return code;
+  return uwsim::app::describe_result(file, stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `sim run FILE` and `sim FILE` are the same command.
+  // `sim run FILE` and `sim FILE` are the same command; `validate` and `describe` are their own.
   std::vector<char*> args(argv, argv + argc);
-  if (args.size() > 1 && std::string(args[1]) == "run") args.erase(args.begin() + 1);
+  const std::string command = args.size() > 1 ? args[1] : "";
+  if (command == "validate" || command == "describe") {
+    args.erase(args.begin() + 1);
+    return command == "validate" ? validate_main(args) : describe_main(args);
+  }
+  if (command == "run") args.erase(args.begin() + 1);
 
   CLI::App cli{"sim — simulate underwater vehicles and multibody systems from a YAML scenario.\n"
-               "Usage: sim [run] SCENARIO.yaml [options]"};
+               "Usage: sim [run] SCENARIO.yaml [options]\n"
+               "       sim validate FILE... [--set key.path=value]...   check files without running\n"
+               "       sim describe FILE.h5                             what a result file holds"};
   cli.set_version_flag("--version", std::string("sim ") + UWSIM_VERSION);
   uwsim::app::RunOptions options;
   double duration = 0.0;
@@ -45,12 +85,7 @@ int main(int argc, char** argv) {
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   cli.add_flag("-v,--verbose", verbose, "print debugging details");
 
-  try {
-    cli.parse(static_cast<int>(args.size()), args.data());
-  } catch (const CLI::ParseError& e) {
-    const int code = cli.exit(e);
-    return code == 0 ? uwsim::app::kDone : uwsim::app::kBadInput;
-  }
+  if (const int code = parse(cli, args); code >= 0) return code;
 
   auto logger = spdlog::stderr_color_st("sim");
   logger->set_pattern("%^%l%$: %v");

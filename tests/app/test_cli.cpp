@@ -262,3 +262,19 @@ TEST_CASE("cli: --help and --version exit 0; an unknown option exits 2") {
   CHECK(run_sim("--no-such-option x.yaml", dir).exit_code == 2);
   CHECK(run_sim("run '" + kDefaultScenario + "' --duration 0.1 -o out.h5", dir).exit_code == 0);
 }
+
+TEST_CASE("cli: validate checks files without running them, reports every error, exits 2 if any is bad") {
+  const fs::path dir = fresh_dir("validate");
+  std::string bad = default_scenario_text();
+  bad.replace(bad.find("    mass: 11.5"), 14, "    mass: -1.0");
+  write_file(dir / "bad.yaml", bad);
+  const Outcome good = run_sim("validate '" + kDefaultScenario + "'", dir);
+  CHECK(good.exit_code == 0);
+  CHECK(good.output.find("bluerov2_push.yaml: valid") != std::string::npos);
+  const Outcome mixed = run_sim("validate '" + kDefaultScenario + "' bad.yaml", dir);
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.output.find("bad.yaml:") != std::string::npos);
+  CHECK(mixed.output.find("expected a positive number") != std::string::npos);
+  CHECK(run_sim("validate '" + kDefaultScenario + "' --set bodies.rov.mass=-3", dir).exit_code == 2);
+  CHECK_FALSE(fs::exists(dir / "results"));  // nothing run, nothing written
+}
