@@ -54,6 +54,9 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
   file.set_root_attribute("scenario_name", scenario.name);
   file.set_root_attribute("scenario_file", scenario.source_path);
   file.set_root_attribute("command_line", options.command_line);
+  std::string overrides;  // one --set argument per line, for sweeps and for reading back what varied
+  for (const std::string& o : options.overrides) overrides += o + "\n";
+  file.set_root_attribute("overrides", overrides);
   file.set_root_attribute("simulator_version", UWSIM_VERSION);
   file.set_root_attribute("status", "running");
 }
