@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""Validate scenario files (or the resolved scenario stored in result files) against
-schemas/scenario.schema.json — the check an editor's YAML language server makes.
+"""Validate scenario files, part files (included by scenarios) and the resolved scenario stored
+in result files against the JSON Schema their modeline names — the check an editor's YAML
+language server makes. A file without a modeline, and a result file, are checked against
+schemas/scenario.schema.json.
 
 Usage: tools/check_schema.py FILE.yaml|FILE.h5 ...
 Exit 0 if every file validates, 1 otherwise (each violation printed with its path).
@@ -15,6 +17,7 @@ import jsonschema
 import yaml
 
 SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "schemas" / "scenario.schema.json"
+MODELINE = re.compile(r"yaml-language-server:\s*\$schema=(\S+)")
 
 
 class Yaml12Loader(yaml.SafeLoader):
@@ -36,18 +39,42 @@ def load(path):
     return yaml.load(path.read_text(), Loader=Yaml12Loader)
 
 
+def schema_for(path):
+    """The schema a file's modeline names (relative to the file), else the scenario schema."""
+    if path.suffix != ".h5":
+        for line in path.read_text().splitlines()[:5]:
+            match = MODELINE.search(line)
+            if match:
+                return (path.parent / match.group(1)).resolve()
+    return SCHEMA
+
+
+def validator_for(schema_path):
+    schema = json.loads(schema_path.read_text())
+    # $refs such as "scenario.schema.json#/..." resolve among our own schemas, by file or $id;
+    # nothing is ever fetched from the network.
+    store = {}
+    for other in schema_path.parent.glob("*.schema.json"):
+        document = json.loads(other.read_text())
+        store[other.as_uri()] = document
+        if "$id" in document:
+            store[document["$id"]] = document
+    resolver = jsonschema.RefResolver(base_uri=schema.get("$id", schema_path.as_uri()), referrer=schema, store=store)
+    return jsonschema.Draft7Validator(schema, resolver=resolver)
+
+
 def main(paths):
-    validator = jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))
     failed = 0
     for name in paths:
         path = pathlib.Path(name)
-        errors = sorted(validator.iter_errors(load(path)), key=lambda e: list(e.path))
+        schema_path = schema_for(path)
+        errors = sorted(validator_for(schema_path).iter_errors(load(path)), key=lambda e: list(e.path))
         for error in errors:
             where = ".".join(str(p) for p in error.path) or "(top level)"
             print(f"{path}: {where}: {error.message}")
         failed += bool(errors)
         if not errors:
-            print(f"{path}: valid against {SCHEMA.name}")
+            print(f"{path}: valid against {schema_path.name}")
     return 1 if failed else 0
 
 

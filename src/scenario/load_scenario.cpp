@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "scenario/includes.h"
 #include "scenario/overrides.h"
 #include "scenario/sections.h"
 #include "scenario/yaml_reader.h"
@@ -50,7 +51,9 @@ std::optional<std::string> read_text(const std::string& path, std::vector<Diagno
 }
 
 // yaml-cpp often reports a tab in indentation as some other syntax error; point at the tab.
-std::string tab_hint(const std::string& message, const std::string& text, int error_line) {
+// `first_line` blank lines precede the file's own text (see SourceMap).
+std::string tab_hint(const std::string& message, const std::string& text, int error_line,
+                     int first_line) {
   if (message.find("tab") != std::string::npos) return "";
   std::istringstream lines(text);
   std::string line;
@@ -61,12 +64,12 @@ std::string tab_hint(const std::string& message, const std::string& text, int er
     if (tab != std::string::npos && (first == std::string::npos || tab < first)) tab_line = n;
   }
   if (tab_line < 0) return "";
-  return " (line " + std::to_string(tab_line + 1) +
+  return " (line " + std::to_string(tab_line + 1 - first_line) +
          " is indented with a tab; YAML indentation must use spaces)";
 }
 
 std::optional<YAML::Node> parse(const std::string& path, const std::string& text,
-                                std::vector<Diagnostic>& out) {
+                                int first_line, std::vector<Diagnostic>& out) {
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
@@ -76,11 +79,15 @@ std::optional<YAML::Node> parse(const std::string& path, const std::string& text
   } catch (const YAML::ParserException& e) {
     const bool known = !e.mark.is_null();
     out.push_back({path, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0,
-                   "YAML syntax error: " + e.msg + tab_hint(e.msg, text, known ? e.mark.line : 0)});
+                   "YAML syntax error: " + e.msg + tab_hint(e.msg, text, known ? e.mark.line : 0, first_line)});
     return std::nullopt;
   }
   if (documents.empty()) {
-    out.push_back({path, 0, 0, "the file is empty; expected a scenario"});
+    // An included file gets its first line, so that the message lands in it.
+    out.push_back({path, first_line > 0 ? first_line + 1 : 0, first_line > 0 ? 1 : 0,
+                   first_line > 0 ? "the file is empty; expected a part with bodies, joints "
+                                    "or manipulators"
+                                  : "the file is empty; expected a scenario"});
     return std::nullopt;
   }
   if (documents.size() > 1) {
@@ -178,18 +185,36 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
 }
 
 Scenario load(const std::string& path, const std::vector<std::string>& overrides,
-              std::vector<Diagnostic>& diagnostics) {
+              SourceMap& sources, std::vector<Diagnostic>& diagnostics) {
   auto text = read_text(path, diagnostics);
   if (!text) return {};
-  auto parsed = parse(path, *text, diagnostics);
+  sources.add(path, *text);
+  auto parsed = parse(path, *text, 0, diagnostics);
   if (!parsed) return {};
   YAML::Node root = *parsed;
 
-  const bool bounded = check_structure(root, "", [&](const YAML::Mark& m, std::string message) {
+  auto report = [&](const YAML::Mark& m, std::string message) {
     diagnostics.push_back({path, m.line + 1, m.column + 1, std::move(message)});
-  });
+  };
   // Reading an unbounded tree would itself be unbounded.
-  if (!bounded) return {};
+  if (!check_structure(root, "", report)) return {};
+
+  // Parts are parsed below the lines of the files before them: see SourceMap.
+  const ShiftedParser parse_part = [&](const std::string&, const std::string& part_text,
+                                       int first_line) {
+    std::string shifted(static_cast<std::size_t>(first_line), '\n');
+    shifted += part_text;
+    return parse(path, shifted, first_line, diagnostics);
+  };
+  resolve_includes(root, sources, parse_part, diagnostics);
+  // Each part is bounded on its own; many of them together need not be.
+  std::vector<Diagnostic> structure;
+  if (!check_structure(root, "", [&](const YAML::Mark& m, std::string message) {
+        structure.push_back({path, m.line + 1, m.column + 1, std::move(message)});
+      })) {
+    diagnostics.push_back(std::move(structure.back()));
+    return {};
+  }
 
   const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
   Reader reader(path, applied);
@@ -226,9 +251,10 @@ ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   std::vector<Diagnostic> diagnostics;
+  SourceMap sources(path);
   Scenario scenario;
   try {
-    scenario = load(path, overrides, diagnostics);
+    scenario = load(path, overrides, sources, diagnostics);
   } catch (const YAML::Exception& e) {
     diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
   } catch (const std::exception& e) {
@@ -236,9 +262,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     diagnostics.push_back({path, 0, 0, std::string("cannot read the scenario: ") + e.what()});
   }
   if (!diagnostics.empty()) {
+    // In file order: the lines of included files follow those of the files before them.
     std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const auto& a, const auto& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
+    for (auto& d : diagnostics) sources.relocate(d);
+    // A part included twice is read twice; say each of its problems once.
+    std::vector<Diagnostic> unique;
+    for (auto& d : diagnostics) {
+      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Diagnostic& u) {
+        return u.file == d.file && u.line == d.line && u.column == d.column &&
+               u.message == d.message;
+      });
+      if (!seen) unique.push_back(std::move(d));
+    }
+    diagnostics = std::move(unique);
     throw ScenarioError(std::move(diagnostics));
   }
   return scenario;

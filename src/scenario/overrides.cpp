@@ -156,6 +156,16 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
 
 }  // namespace
 
+std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
+                                    const YAML::Node& value, std::string& failure) {
+  const std::vector<std::string> segments = split(key, '.');
+  if (std::any_of(segments.begin(), segments.end(), [](const auto& s) { return s.empty(); })) {
+    failure = "malformed key path '" + key + "': empty segment";
+    return std::nullopt;
+  }
+  return assign(root, segments, value, failure);
+}
+
 OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& arguments,
                             std::vector<Diagnostic>& diagnostics) {
   OverrideMap applied;

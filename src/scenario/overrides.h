@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,11 @@ using OverrideMap = std::map<std::string, std::string>;
 // appended to `diagnostics` with file "--set <argument>".
 OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& arguments,
                             std::vector<Diagnostic>& diagnostics);
+
+// Sets one key path ("bodies.rov.mass", segments as for apply_overrides; names may contain
+// '/') in `root` to `value` (the node itself, so its marks stay). Returns the canonical path
+// of the node set, or nothing with the reason in `failure`.
+std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
+                                    const YAML::Node& value, std::string& failure);
 
 }  // namespace uwsim::scenario

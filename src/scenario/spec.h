@@ -133,7 +133,8 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string source_path;    // the file it was read from
-  std::string resolved_yaml;  // the whole scenario after --set overrides, as YAML text
+  std::string resolved_yaml;  // the whole scenario after includes and --set overrides, as YAML
+                              // text (no `include` left)
   EnvironmentSpec environment;
   SimulationSpec simulation;
   std::vector<BodySpec> bodies;     // including the links `manipulators` expand to

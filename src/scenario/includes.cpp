@@ -1,0 +1,448 @@
+#include "scenario/includes.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "scenario/overrides.h"
+#include "scenario/sections.h"
+#include "scenario/yaml_reader.h"
+
+namespace uwsim::scenario {
+
+int SourceMap::add(const std::string& file, const std::string& text) {
+  const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const int first = next_line_;
+  segments_.push_back(Segment{file, first, lines});
+  next_line_ += lines;
+  return first;
+}
+
+void SourceMap::relocate(Diagnostic& d) const {
+  if (d.file != root_file_ || d.line <= 0) return;
+  const int line = d.line - 1;
+  for (const auto& s : segments_) {
+    if (line >= s.first_line && line < s.first_line + s.lines) {
+      d.file = s.file;
+      d.line = line - s.first_line + 1;
+      return;
+    }
+  }
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Blank lines shift every included file; bound the text parsed in all.
+constexpr std::size_t kMaxShiftedBytes = std::size_t{1} << 26;
+constexpr const char* kSections[] = {"bodies", "joints", "manipulators"};
+
+const OverrideMap kNoOverrides;
+
+YAML::Node child_of(const YAML::Node& map, const std::string& key) {
+  if (map.IsMap())
+    for (auto it = map.begin(); it != map.end(); ++it)
+      if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+Field key_field(const YAML::Node& map, const std::string& key, const std::string& path) {
+  if (map.IsMap())
+    for (auto it = map.begin(); it != map.end(); ++it)
+      if (it->first.IsScalar() && it->first.Scalar() == key)
+        return Field{it->first, it->second, path};
+  return Field{YAML::Node(YAML::NodeType::Undefined), YAML::Node(YAML::NodeType::Undefined),
+               path};
+}
+
+// Why `name` cannot prefix body and joint names ("NAME/<body>"), or "" if it can.
+std::string prefix_problem(const std::string& name) {
+  if (name.empty()) return "the name is empty";
+  if (std::any_of(name.begin(), name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return "the name holds a control character";
+  if (name.front() == '/' || name.back() == '/') return "the name begins or ends with '/'";
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = name.find('/', begin);
+    const std::string part = name.substr(begin, end - begin);
+    if (part.empty()) return "the name has an empty part ('//')";
+    if (part == "." || part == "..") return "the name has a part '.' or '..'";
+    if (end == std::string::npos) return "";
+    begin = end + 1;
+  }
+}
+
+Eigen::Matrix3d from_rpy(const Eigen::Vector3d& a) {
+  // ZYX, as for bodies' initial.rpy: R = Rz(yaw)·Ry(pitch)·Rx(roll).
+  return (Eigen::AngleAxisd(a[2], Eigen::Vector3d::UnitZ()) *
+          Eigen::AngleAxisd(a[1], Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(a[0], Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+Eigen::Vector3d to_rpy(const Eigen::Matrix3d& r) {
+  const double s = std::clamp(-r(2, 0), -1.0, 1.0);
+  return {std::atan2(r(2, 1), r(2, 2)), std::asin(s), std::atan2(r(1, 0), r(0, 0))};
+}
+
+// The pose an include places its part at.
+struct Placement {
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();
+  std::optional<Eigen::Vector3d> rpy;  // absent: attitudes stay as written
+};
+
+// Composes the placement with the initial pose of one free root body. Values that do not
+// read are left alone: the reader reports them where they are written.
+void place_body(YAML::Node body, const Placement& at) {
+  YAML::Node initial = child_of(body, "initial");
+  if (initial.IsDefined() && !initial.IsNull() && !initial.IsMap()) return;
+  Reader scratch("", kNoOverrides);  // reports nothing anyone reads
+  auto numbers = [&](const YAML::Node& map, const char* key,
+                     int n) -> std::optional<std::optional<Eigen::VectorXd>> {
+    const YAML::Node v = child_of(map, key);
+    if (!v.IsDefined()) return std::optional<Eigen::VectorXd>();  // absent
+    auto x = scratch.numbers(Field{YAML::Node(YAML::NodeType::Undefined), v, key}, n, Sign::any,
+                             "");
+    if (!x) return std::nullopt;  // unreadable
+    return x;
+  };
+  Eigen::Vector3d p = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d r = Eigen::Matrix3d::Identity();
+  bool given_rpy = false, given_quaternion = false;
+  if (initial.IsMap()) {
+    const auto position = numbers(initial, "position", 3);
+    const auto rpy = numbers(initial, "rpy", 3);
+    const auto quaternion = numbers(initial, "quaternion", 4);
+    if (!position || !rpy || !quaternion) return;
+    if (*position) p = **position;
+    given_rpy = rpy->has_value();
+    given_quaternion = quaternion->has_value();
+    if (given_rpy && given_quaternion) return;
+    if (given_rpy) r = from_rpy(**rpy);
+    if (given_quaternion) {
+      const Eigen::VectorXd& q = **quaternion;
+      if (std::abs(q.norm() - 1.0) > 1e-6) return;
+      r = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+    }
+  }
+  // A fresh `initial` mapping: the old one (or its values) may be shared through an alias.
+  const Eigen::Matrix3d r_place = at.rpy ? from_rpy(*at.rpy) : Eigen::Matrix3d::Identity();
+  YAML::Node placed(YAML::NodeType::Map);
+  placed["position"] = yaml_list(r_place * p + at.position);
+  const Eigen::Matrix3d composed = r_place * r;
+  if (given_quaternion) {
+    if (at.rpy) {
+      Eigen::Quaterniond q(composed);
+      if (q.w() < 0) q.coeffs() = -q.coeffs();
+      placed["quaternion"] = yaml_list(Eigen::Vector4d(q.w(), q.x(), q.y(), q.z()));
+    } else {
+      placed["quaternion"] = child_of(initial, "quaternion");
+    }
+  } else if (given_rpy) {
+    placed["rpy"] = at.rpy ? yaml_list(to_rpy(composed)) : child_of(initial, "rpy");
+  } else if (at.rpy) {
+    placed["rpy"] = yaml_list(*at.rpy);  // exactly as the include gives it
+  }
+  if (initial.IsMap())
+    for (auto it = initial.begin(); it != initial.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (key != "position" && key != "rpy" && key != "quaternion") placed[it->first] = it->second;
+    }
+  body.remove("initial");
+  body["initial"] = placed;
+}
+
+class Resolver {
+ public:
+  Resolver(SourceMap& sources, const ShiftedParser& parse, std::vector<Diagnostic>& out)
+      : sources_(sources), parse_(parse), out_(out), reader_(sources.root_file(), kNoOverrides) {}
+
+  ~Resolver() {
+    for (auto& d : reader_.take_diagnostics()) out_.push_back(std::move(d));
+  }
+
+  void resolve_root(YAML::Node& root) {
+    chain_.push_back(canonical_of(sources_.root_file()));
+    shown_chain_.push_back(sources_.root_file());
+    resolve(root, sources_.root_file(), 0);
+  }
+
+ private:
+  void resolve(YAML::Node& doc, const std::string& shown, int depth) {
+    if (!doc.IsMap()) return;
+    const Field list = key_field(doc, "include", "include");
+    if (!list.present()) return;
+    doc.remove("include");
+    if (list.value.IsNull()) return;
+    const auto items = reader_.sequence(list);
+    if (!items) return;
+    std::map<std::string, std::string> names;
+    for (const Field& item : *items) include(doc, shown, depth, item, names);
+  }
+
+  void include(YAML::Node& doc, const std::string& shown, int depth, const Field& item,
+               std::map<std::string, std::string>& names) {
+    Mapping m(reader_, item, {"file", "name", "position", "rpy", "set"});
+    if (!m.ok()) return;
+    const Field file = m.require("file");
+    const Field name = m.require("name");
+    const auto file_text = reader_.string(file);
+    auto name_text = reader_.string(name);
+    bool ok = file_text.has_value() && name_text.has_value();
+    if (name_text) {
+      if (const std::string why = prefix_problem(*name_text); !why.empty()) {
+        reader_.error(name, why + "; the name prefixes the part's bodies, joints and "
+                                  "manipulators as NAME/<name>");
+        ok = false;
+      } else if (auto [it, fresh] = names.emplace(*name_text, item.path); !fresh) {
+        reader_.error(name, "duplicate include name '" + *name_text + "' (also " + it->second + ")");
+        ok = false;
+      }
+    }
+    Placement placement;
+    const Field position = m.get("position");
+    const Field rpy = m.get("rpy");
+    if (position.present()) {
+      if (auto v = reader_.numbers(position, 3, Sign::any, "m"))
+        placement.position = *v;
+      else
+        ok = false;
+    }
+    if (rpy.present()) {
+      if (auto v = reader_.numbers(rpy, 3, Sign::any, "rad"))
+        placement.rpy = Eigen::Vector3d(*v);
+      else
+        ok = false;
+    }
+    const Field set = m.get("set");
+    if (set.present() && !set.value.IsNull() && !set.value.IsMap()) {
+      reader_.error(set, "expected a mapping of key paths to values, e.g. bodies.rov.mass: 12");
+      ok = false;
+    }
+    if (file_text && file_text->empty()) {
+      reader_.error(file, "expected a file name, got an empty string");
+      ok = false;
+    }
+    if (!ok) return;
+
+    const fs::path target = fs::path(shown).parent_path() / *file_text;
+    const std::string target_shown = target.lexically_normal().string();
+    std::error_code ec;
+    if (!fs::exists(target, ec)) {
+      reader_.error(file, "no such file '" + target_shown + "' (includes are relative to the "
+                          "including file)");
+      return;
+    }
+    if (!fs::is_regular_file(target, ec)) {
+      reader_.error(file, "'" + target_shown + "' is not a regular file");
+      return;
+    }
+    const std::string canonical = canonical_of(target);
+    const auto in_chain = std::find(chain_.begin(), chain_.end(), canonical);
+    if (in_chain != chain_.end()) {
+      std::string cycle;
+      for (auto i = static_cast<std::size_t>(in_chain - chain_.begin()); i < shown_chain_.size(); ++i) {
+        cycle += shown_chain_[i];
+        cycle += " -> ";
+      }
+      cycle += target_shown;
+      reader_.error(file, "include cycle: " + cycle);
+      return;
+    }
+    if (depth >= kMaxIncludeDepth) {
+      reader_.error(file, "includes nested more than " + std::to_string(kMaxIncludeDepth) +
+                              " deep");
+      return;
+    }
+    if (++count_ > kMaxIncludes) {
+      if (count_ == kMaxIncludes + 1)
+        reader_.error(file, "more than " + std::to_string(kMaxIncludes) +
+                                " includes in all (counting each use of a part)");
+      return;
+    }
+    std::optional<YAML::Node> loaded = load(file, target_shown, canonical);
+    if (!loaded) return;
+    YAML::Node part = *loaded;
+    Mapping keys(reader_, Field{YAML::Node(YAML::NodeType::Undefined), part, ""},
+                 {"bodies", "joints", "manipulators", "include"});
+    if (!keys.ok()) return;
+
+    chain_.push_back(canonical);
+    shown_chain_.push_back(target_shown);
+    resolve(part, target_shown, depth + 1);
+    chain_.pop_back();
+    shown_chain_.pop_back();
+
+    if (set.present() && set.value.IsMap()) {
+      for (auto it = set.value.begin(); it != set.value.end(); ++it) {
+        if (!it->first.IsScalar()) {
+          reader_.report(it->first.Mark(), "", set.path + ": expected a key path");
+          continue;
+        }
+        std::string failure;
+        if (!set_path(part, it->first.Scalar(), it->second, failure))
+          reader_.report(it->first.Mark(), "", set.path + ": '" + it->first.Scalar() + "': " + failure);
+      }
+    }
+    prefix(part, *name_text);
+    if (position.present() || rpy.present()) place(part, position.present() ? position : rpy, placement);
+    append(doc, part);
+  }
+
+  static std::string canonical_of(const fs::path& p) {
+    std::error_code ec;
+    std::string canonical = fs::weakly_canonical(p, ec).string();
+    if (ec) canonical = fs::absolute(p).lexically_normal().string();
+    return canonical;
+  }
+
+  std::optional<YAML::Node> load(const Field& file, const std::string& shown,
+                                 const std::string& canonical) {
+    auto it = texts_.find(canonical);
+    if (it == texts_.end()) {
+      std::ifstream in(shown, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (!in || in.bad()) {
+        reader_.error(file, "cannot read '" + shown + "'");
+        return std::nullopt;
+      }
+      const std::string s = text.str();
+      shifted_bytes_ += s.size() + static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+      if (shifted_bytes_ > kMaxShiftedBytes) {
+        reader_.error(file, "the included files are too large in all");
+        return std::nullopt;
+      }
+      const int first_line = sources_.add(shown, s);
+      it = texts_.emplace(canonical, Text{s, first_line}).first;
+    }
+    shifted_bytes_ += static_cast<std::size_t>(it->second.first_line);
+    if (shifted_bytes_ > kMaxShiftedBytes) {
+      reader_.error(file, "the included files are too large in all");
+      return std::nullopt;
+    }
+    auto parsed = parse_(shown, it->second.text, it->second.first_line);
+    if (!parsed) return std::nullopt;
+    const std::string& root = sources_.root_file();
+    const bool bounded =
+        check_structure(*parsed, "", [&](const YAML::Mark& m, std::string message) {
+          out_.push_back(Diagnostic{root, m.line + 1, m.column + 1, std::move(message)});
+        });
+    if (!bounded) return std::nullopt;
+    return parsed;
+  }
+
+  // NAME/ before every body, joint and manipulator name of the part and its references to
+  // them; `world` stays. A node shared through an alias is renamed once.
+  static void prefix(const YAML::Node& part, const std::string& name) {
+    std::vector<YAML::Node> done;
+    auto rename = [&](YAML::Node n) {
+      if (!n.IsDefined() || !n.IsScalar() || n.Scalar() == kWorld) return;
+      for (const auto& d : done)
+        if (d.is(n)) return;
+      done.push_back(n);
+      std::string prefixed = name;
+      prefixed += '/';
+      prefixed += n.Scalar();
+      n = prefixed;  // keeps the node's mark and tag
+    };
+    auto each = [&](const char* section, std::initializer_list<const char*> keys) {
+      const YAML::Node list = child_of(part, section);
+      if (!list.IsSequence()) return;
+      for (const auto& item : list)
+        for (const char* key : keys) rename(child_of(item, key));
+    };
+    each("bodies", {"name"});
+    each("joints", {"name", "parent", "child"});
+    each("manipulators", {"name", "base"});
+  }
+
+  // Places the part's free root bodies; a part fixed to the world cannot be placed.
+  void place(const YAML::Node& part, const Field& blame, const Placement& at) {
+    std::set<std::string> children;
+    const YAML::Node joints = child_of(part, "joints");
+    if (joints.IsSequence()) {
+      for (const auto& j : joints) {
+        const YAML::Node parent = child_of(j, "parent");
+        const YAML::Node child = child_of(j, "child");
+        if (parent.IsScalar() && parent.Scalar() == kWorld) {
+          reader_.error(blame, "the part is fixed to the world by joint '" +
+                                   child_of(j, "name").as<std::string>("?") +
+                                   "'; position and rpy place free-floating parts only");
+          return;
+        }
+        if (child.IsScalar()) children.insert(child.Scalar());
+      }
+    }
+    const YAML::Node arms = child_of(part, "manipulators");
+    if (arms.IsSequence()) {
+      for (const auto& a : arms) {
+        const YAML::Node base = child_of(a, "base");
+        if (base.IsScalar() && base.Scalar() == kWorld) {
+          reader_.error(blame, "the part's manipulator '" +
+                                   child_of(a, "name").as<std::string>("?") +
+                                   "' stands on the world; position and rpy place "
+                                   "free-floating parts only");
+          return;
+        }
+      }
+    }
+    const YAML::Node bodies = child_of(part, "bodies");
+    if (!bodies.IsSequence()) return;
+    for (const auto& b : bodies) {
+      const YAML::Node name = child_of(b, "name");
+      if (!b.IsMap() || (name.IsScalar() && children.count(name.Scalar()))) continue;
+      place_body(b, at);
+    }
+  }
+
+  // Appends the part's sections to those of `doc`, creating them where absent.
+  void append(YAML::Node& doc, const YAML::Node& part) {
+    for (const char* section : kSections) {
+      const Field from = key_field(part, section, section);
+      if (absent(from)) continue;
+      const auto items = reader_.sequence(from);
+      if (!items) continue;
+      YAML::Node into = child_of(doc, section);
+      if (!into.IsDefined() || into.IsNull()) {
+        doc[section] = YAML::Node(YAML::NodeType::Sequence);
+        into.reset(child_of(doc, section));
+      }
+      if (!into.IsSequence()) continue;  // the reader reports it
+      for (const Field& i : *items) into.push_back(i.value);
+    }
+  }
+
+  struct Text {
+    std::string text;
+    int first_line = 0;
+  };
+
+  SourceMap& sources_;
+  const ShiftedParser& parse_;
+  std::vector<Diagnostic>& out_;
+  Reader reader_;
+  std::map<std::string, Text> texts_;
+  // The files being resolved, outermost first: canonical paths, and names for messages.
+  std::vector<std::string> chain_;
+  std::vector<std::string> shown_chain_;
+  std::size_t shifted_bytes_ = 0;
+  int count_ = 0;
+};
+
+}  // namespace
+
+void resolve_includes(YAML::Node& root, SourceMap& sources, const ShiftedParser& parse,
+                      std::vector<Diagnostic>& diagnostics) {
+  Resolver resolver(sources, parse, diagnostics);
+  resolver.resolve_root(root);
+}
+
+}  // namespace uwsim::scenario

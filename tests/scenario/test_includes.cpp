@@ -1,0 +1,230 @@
+// `include:` of parts: placement under a name, at a pose and with overrides; errors where
+// they are written, in the including file or in the part.
+#include <doctest/doctest.h>
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "scenario/load_scenario.h"
+
+namespace fs = std::filesystem;
+using namespace uwsim::scenario;
+
+namespace {
+
+const std::string kTwo = std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov2.yaml";
+const std::string kIncludesDir = std::string(UWSIM_TEST_DATA_DIR) + "/includes";
+const std::string kMalformedDir = std::string(UWSIM_TEST_DATA_DIR) + "/malformed";
+
+std::vector<Diagnostic> diagnostics_of(const std::string& path,
+                                       const std::vector<std::string>& overrides = {}) {
+  try {
+    load_scenario(path, overrides);
+  } catch (const ScenarioError& e) {
+    return e.diagnostics();
+  }
+  FAIL("no ScenarioError for " << path);
+  return {};
+}
+
+std::string all_text(const std::vector<Diagnostic>& ds) {
+  std::string out;
+  for (const auto& d : ds) out += format(d) + "\n";
+  return out;
+}
+
+std::string normal(const std::string& p) { return fs::path(p).lexically_normal().string(); }
+
+const BodySpec* body(const Scenario& s, const std::string& name) {
+  for (const auto& b : s.bodies)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / "uwsim_test_includes";
+  fs::create_directories(dir);
+  const fs::path path = dir / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+const std::string kHead = "name: includes\nsimulation:\n  duration: 1.0\n";
+
+}  // namespace
+
+TEST_CASE("two vehicles from one part: named, placed and overridden") {
+  const Scenario s = load_scenario(kTwo);
+  REQUIRE(s.bodies.size() == 2);
+  const BodySpec* left = body(s, "left/rov");
+  const BodySpec* right = body(s, "right/rov");
+  REQUIRE(left != nullptr);
+  REQUIRE(right != nullptr);
+  CHECK(left->initial.p_WB_W.isApprox(Eigen::Vector3d(0.0, -0.5, 5.0)));
+  CHECK(right->initial.p_WB_W.isApprox(Eigen::Vector3d(0.0, 0.5, 5.0)));
+  CHECK(left->mass == 11.5);
+  CHECK(right->mass == 13.5);
+  CHECK(left->added_mass_B(1, 1) == 12.7);
+  REQUIRE(s.forces.size() == 2);
+  CHECK(s.forces[0].body == "left/rov");
+  CHECK(s.forces[1].body == "right/rov");
+}
+
+TEST_CASE("the resolved scenario has no include and reads back the same") {
+  const Scenario s = load_scenario(kTwo);
+  CHECK(s.resolved_yaml.find("include") == std::string::npos);
+  CHECK(s.resolved_yaml.find("left/rov") != std::string::npos);
+  const Scenario again = load_scenario(write_temp("resolved.yaml", s.resolved_yaml));
+  CHECK(again.resolved_yaml == s.resolved_yaml);
+  REQUIRE(again.bodies.size() == s.bodies.size());
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    CHECK(again.bodies[i].name == s.bodies[i].name);
+    CHECK(again.bodies[i].mass == s.bodies[i].mass);
+    CHECK(again.bodies[i].initial.p_WB_W == s.bodies[i].initial.p_WB_W);
+  }
+}
+
+TEST_CASE("--set reaches included bodies by their full name") {
+  const Scenario s = load_scenario(kTwo, {"bodies.left/rov.mass=20"});
+  CHECK(body(s, "left/rov")->mass == 20.0);
+  CHECK(body(s, "right/rov")->mass == 13.5);
+  const auto ds = diagnostics_of(kTwo, {"bodies.left/rov.mass=-1"});
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == "--set bodies.left/rov.mass=-1");
+}
+
+TEST_CASE("a part including a part: names nest, the pose composes") {
+  const Scenario s = load_scenario(kIncludesDir + "/nested.yaml");
+  const BodySpec* floating = body(s, "t/float");
+  REQUIRE(floating != nullptr);
+  REQUIRE(body(s, "t/inner/box") != nullptr);
+  REQUIRE(s.joints.size() == 1);
+  CHECK(s.joints[0].name == "t/tether");
+  CHECK(s.joints[0].parent == "t/float");
+  CHECK(s.joints[0].child == "t/inner/box");
+  // Placed at (0, 0, 10) turned 0.5 rad in yaw: the float's own (1, 0, 0) and yaw 0.5 compose.
+  const Eigen::Vector3d expected =
+      Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ()) * Eigen::Vector3d(1.0, 0.0, 0.0) +
+      Eigen::Vector3d(0.0, 0.0, 10.0);
+  CHECK(floating->initial.p_WB_W.isApprox(expected));
+  const Eigen::Quaterniond yaw(Eigen::AngleAxisd(1.0, Eigen::Vector3d::UnitZ()));
+  CHECK(floating->initial.q_WB.angularDistance(yaw) < 1e-12);
+}
+
+TEST_CASE("an include cycle is an error naming the files of the cycle") {
+  const std::string path = kMalformedDir + "/include_cycle.yaml";
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(normal(ds[0].file) == normal(kMalformedDir + "/parts/cycle_b.yaml"));
+  CHECK(ds[0].line == 3);
+  CHECK(ds[0].message.find("include cycle:") != std::string::npos);
+  CHECK(ds[0].message.find("cycle_a.yaml -> ") != std::string::npos);
+  CHECK(ds[0].message.find("cycle_b.yaml -> ") != std::string::npos);
+}
+
+TEST_CASE("a missing file is reported at the include's file value") {
+  const std::string path = kMalformedDir + "/include_missing_file.yaml";
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  // Also: the scenario, without its part, has no bodies.
+  REQUIRE(ds.size() == 2);
+  CHECK(ds[1].file == path);
+  CHECK(ds[1].line == 6);
+  CHECK(ds[1].column == 11);
+  CHECK(ds[1].message.find("no such file") != std::string::npos);
+}
+
+TEST_CASE("a problem inside a part is reported in the part, at its own line") {
+  const std::string path = kMalformedDir + "/include_part_error.yaml";
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(normal(ds[0].file) == normal(kMalformedDir + "/parts/bad_mass.yaml"));
+  CHECK(ds[0].line == 4);
+  CHECK(ds[0].column == 11);
+}
+
+TEST_CASE("a part included twice reports its problem for each use, in the part") {
+  const std::string part = normal(kMalformedDir + "/parts/bad_mass.yaml");
+  const std::string path = write_temp(
+      "twice.yaml", kHead + "include:\n  - {file: " + part + ", name: a}\n  - {file: " + part +
+                        ", name: b}\n");
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 2);
+  CHECK(ds[0].file == part);
+  CHECK(ds[1].file == part);
+  CHECK(ds[0].line == 4);
+}
+
+TEST_CASE("a bad value given by `set` is reported at the set, in the including file") {
+  const std::string part = normal(kMalformedDir + "/parts/small_box.yaml");
+  const std::string path =
+      write_temp("set_value.yaml", kHead + "include:\n  - file: " + part +
+                                       "\n    name: a\n    set:\n      bodies.box.mass: -3\n");
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == path);
+  CHECK(ds[0].line == 8);
+  CHECK(ds[0].column == 24);
+  CHECK(ds[0].message.find("expected a positive number") != std::string::npos);
+}
+
+TEST_CASE("errors in the includer and in parts are all reported, in file order") {
+  const std::string part = normal(kMalformedDir + "/parts/bad_mass.yaml");
+  const std::string path = write_temp(
+      "both.yaml", "name: includes\nsimulation:\n  duration: -1.0\ninclude:\n  - {file: " +
+                       part + ", name: a}\n  - {file: nowhere.yaml, name: b}\n");
+  const auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 3);
+  CHECK(ds[0].file == path);
+  CHECK(ds[0].line == 3);
+  CHECK(ds[1].file == path);
+  CHECK(ds[1].line == 6);
+  CHECK(ds[2].file == part);
+}
+
+TEST_CASE("include bombs stay bounded") {
+  // Each level includes the next twice: 2^20 uses without the limits.
+  for (int level = 0; level < 20; ++level) {
+    const std::string next = "bomb" + std::to_string(level + 1) + ".yaml";
+    write_temp("bomb" + std::to_string(level) + ".yaml",
+               "include:\n  - {file: " + next + ", name: a}\n  - {file: " + next +
+                   ", name: b}\nbodies:\n  - {name: x, mass: 1, inertia: [1, 1, 1]}\n");
+  }
+  write_temp("bomb20.yaml", "bodies:\n  - {name: x, mass: 1, inertia: [1, 1, 1]}\n");
+  const auto ds = diagnostics_of(write_temp("bomb.yaml", kHead +
+                                                             "include:\n  - {file: bomb0.yaml, "
+                                                             "name: top}\n"));
+  CHECK(!ds.empty());
+  CHECK(all_text(ds).find("includes") != std::string::npos);
+}
+
+TEST_CASE("every part in scenarios/vehicles and scenarios/arms loads when included") {
+  int count = 0;
+  for (const char* dir : {"vehicles", "arms"}) {
+    const fs::path parts = fs::path(UWSIM_SOURCE_DIR) / "scenarios" / dir;
+    if (!fs::exists(parts)) continue;
+    for (const auto& entry : fs::directory_iterator(parts)) {
+      if (entry.path().extension() != ".yaml") continue;
+      ++count;
+      CAPTURE(entry.path().string());
+      const std::string path = write_temp(
+          "part_" + entry.path().stem().string() + ".yaml",
+          kHead + "include:\n  - {file: " + entry.path().string() + ", name: p}\n");
+      try {
+        CHECK(!load_scenario(path).bodies.empty());
+      } catch (const ScenarioError& e) {
+        FAIL_CHECK(e.what());
+      }
+    }
+  }
+  CHECK(count >= 1);
+}
