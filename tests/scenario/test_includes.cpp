@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "scenario/load_scenario.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
+using uwsim::test::all_text;
+using uwsim::test::diagnostics_of;
 
 namespace {
 
@@ -20,22 +23,7 @@ const std::string kTwo = std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov
 const std::string kIncludesDir = std::string(UWSIM_TEST_DATA_DIR) + "/includes";
 const std::string kMalformedDir = std::string(UWSIM_TEST_DATA_DIR) + "/malformed";
 
-std::vector<Diagnostic> diagnostics_of(const std::string& path,
-                                       const std::vector<std::string>& overrides = {}) {
-  try {
-    load_scenario(path, overrides);
-  } catch (const ScenarioError& e) {
-    return e.diagnostics();
-  }
-  FAIL("no ScenarioError for " << path);
-  return {};
-}
 
-std::string all_text(const std::vector<Diagnostic>& ds) {
-  std::string out;
-  for (const auto& d : ds) out += format(d) + "\n";
-  return out;
-}
 
 std::string normal(const std::string& p) { return fs::path(p).lexically_normal().string(); }
 

@@ -13,9 +13,12 @@
 
 #include "model/shape_hydrodynamics.h"
 #include "scenario/load_scenario.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
+using uwsim::test::all_text;
+using uwsim::test::diagnostics_of;
 
 namespace {
 
@@ -30,16 +33,6 @@ std::string write_scratch(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-std::vector<Diagnostic> errors_of(const std::string& path,
-                                  const std::vector<std::string>& overrides = {}) {
-  try {
-    load_scenario(path, overrides);
-  } catch (const ScenarioError& e) {
-    return e.diagnostics();
-  }
-  FAIL("no ScenarioError for " << path);
-  return {};
-}
 
 const BodySpec& body(const Scenario& s, const std::string& name) {
   auto it = std::find_if(s.bodies.begin(), s.bodies.end(), [&](auto& b) { return b.name == name; });
@@ -330,7 +323,7 @@ TEST_CASE("a resolved scenario re-derives: --set of the shape or the mass change
   // Values written under `derived` by hand are ignored too, and a --set into them is an
   // error rather than a silent no-op.
   const std::vector<Diagnostic> ds =
-      errors_of(resolved, {"manipulators.arm1.links.upper.derived.volume=1"});
+      diagnostics_of(resolved, {"manipulators.arm1.links.upper.derived.volume=1"});
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].file == "--set manipulators.arm1.links.upper.derived.volume=1");
   CHECK(ds[0].message.starts_with("manipulators[0].links[1].derived.volume: values under "
@@ -445,7 +438,7 @@ manipulators:
       - {joint: {type: revolute}, mass: 1, inertia: [1, 1, 1]}
       - {joint: {type: revolute}, mass: 1, inertia: [1, 1, 1]}
 )";
-  const std::vector<Diagnostic> ds = errors_of(write_scratch("clash.yaml", clash));
+  const std::vector<Diagnostic> ds = diagnostics_of(write_scratch("clash.yaml", clash));
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].line == 6);
   CHECK(ds[0].message.starts_with("manipulators[0].name: the body 'arm/link1' of "
@@ -470,7 +463,7 @@ TEST_CASE("--set reaches manipulator links only through the manipulator") {
   // The expanded names do NOT work as --set paths: `bodies` holds only the file's bodies.
   // The message lists those and names the path that does work.
   const std::vector<Diagnostic> ds =
-      errors_of(kArm, {"bodies.arm1/link1.mass=0.1", "joints.arm1/elbow.damping=1"});
+      diagnostics_of(kArm, {"bodies.arm1/link1.mass=0.1", "joints.arm1/elbow.damping=1"});
   REQUIRE(ds.size() == 2);
   CHECK(ds[0].file == "--set bodies.arm1/link1.mass=0.1");
   CHECK(ds[0].message ==
@@ -482,7 +475,7 @@ TEST_CASE("--set reaches manipulator links only through the manipulator") {
         std::string::npos);
 
   // A problem in an overridden link value is reported against the argument.
-  const std::vector<Diagnostic> bad = errors_of(kArm, {"manipulators.arm1.links.upper.mass=-1"});
+  const std::vector<Diagnostic> bad = diagnostics_of(kArm, {"manipulators.arm1.links.upper.mass=-1"});
   REQUIRE(bad.size() == 1);
   CHECK(bad[0].file == "--set manipulators.arm1.links.upper.mass=-1");
   CHECK(bad[0].message == "manipulators[0].links[1].mass: expected a positive number (kg), got -1");
@@ -546,7 +539,7 @@ manipulators:
         shape: {cylinder: {radius: 0, length: 1}}
 )";
   const std::string path = write_scratch("many.yaml", text);
-  const std::vector<Diagnostic> ds = errors_of(path);
+  const std::vector<Diagnostic> ds = diagnostics_of(path);
   std::string all;
   for (const auto& d : ds) all += format(d) + "\n";
   CAPTURE(all);

@@ -9,29 +9,17 @@
 #include <vector>
 
 #include "scenario/load_scenario.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
+using uwsim::test::all_text;
+using uwsim::test::diagnostics_of;
 
 namespace {
 
 const std::string kExample = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml";
 const std::string kMalformedDir = std::string(UWSIM_TEST_DATA_DIR) + "/malformed";
-
-// Loads and returns the diagnostics; fails the test if the load succeeds or throws anything
-// other than ScenarioError.
-std::vector<Diagnostic> diagnostics_of(const std::string& path,
-                                       const std::vector<std::string>& overrides = {}) {
-  try {
-    load_scenario(path, overrides);
-  } catch (const ScenarioError& e) {
-    return e.diagnostics();
-  } catch (const std::exception& e) {
-    FAIL("unexpected exception: " << e.what());
-  }
-  FAIL("no ScenarioError for " << path);
-  return {};
-}
 
 bool has_diagnostic(const std::vector<Diagnostic>& ds, const std::string& file, int line,
                     int column, const std::string& substring) {
@@ -42,11 +30,6 @@ bool has_diagnostic(const std::vector<Diagnostic>& ds, const std::string& file, 
   return false;
 }
 
-std::string all_text(const std::vector<Diagnostic>& ds) {
-  std::string out;
-  for (const auto& d : ds) out += format(d) + "\n";
-  return out;
-}
 
 // A scratch file outside the source tree, for inputs too odd to keep as test data.
 std::string write_temp(const std::string& name, const std::string& text) {
