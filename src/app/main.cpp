@@ -40,7 +40,8 @@ int validate_main(std::vector<char*> args) {
   std::vector<std::string> files, overrides;
   bool quiet = false;
   cli.add_option("files", files, "scenario files (YAML)")->required();
-  cli.add_option("--set", overrides, "override a value before checking, as for sim run (repeatable)");
+  cli.add_option("--set", overrides, "override a value before checking, as for sim run (repeatable)")
+      ->allow_extra_args(false);
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   if (const int code = parse(cli, args); code >= 0) return code;
   return uwsim::app::validate_scenarios(files, overrides, quiet);

@@ -27,10 +27,20 @@ struct Outcome {
   std::string output;  // stdout and stderr
 };
 
+// Scratch directories, one per test and process, removed when the test program exits.
+struct ScratchDirectories {
+  std::vector<fs::path> paths;
+  ~ScratchDirectories() {
+    std::error_code ignored;
+    for (const fs::path& p : paths) fs::remove_all(p, ignored);
+  }
+} scratch;
+
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("uwsim_cli_" + name + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  scratch.paths.push_back(dir);
   return dir;
 }
 
@@ -276,5 +286,9 @@ TEST_CASE("cli: validate checks files without running them, reports every error,
   CHECK(mixed.output.find("bad.yaml:") != std::string::npos);
   CHECK(mixed.output.find("expected a positive number") != std::string::npos);
   CHECK(run_sim("validate '" + kDefaultScenario + "' --set bodies.rov.mass=-3", dir).exit_code == 2);
+  // Files after a --set are still files to check, not more overrides.
+  const Outcome after_set = run_sim("validate '" + kDefaultScenario + "' --set simulation.duration=5 bad.yaml", dir);
+  CHECK(after_set.exit_code == 2);
+  CHECK(after_set.output.find("bodies[0].mass: expected a positive number") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "results"));  // nothing run, nothing written
 }

@@ -2,6 +2,7 @@
 // tests/data/malformed (checked by test_load_scenario.cpp); the scenario read here is
 // tests/data/joints/rov_arm.yaml.
 #include <doctest/doctest.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -26,7 +27,7 @@ const std::string kArm = std::string(UWSIM_TEST_DATA_DIR) + "/joints/rov_arm.yam
 constexpr double kRho = 1025.0;  // environment.water_density of rov_arm.yaml
 
 std::string write_scratch(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "uwsim_test_load_joints";
+  const fs::path dir = fs::temp_directory_path() / ("uwsim_test_load_joints_" + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path, std::ios::binary) << text;

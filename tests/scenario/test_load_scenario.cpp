@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,7 @@ bool has_diagnostic(const std::vector<Diagnostic>& ds, const std::string& file, 
 
 // A scratch file outside the source tree, for inputs too odd to keep as test data.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "uwsim_test_load_scenario";
+  const fs::path dir = fs::temp_directory_path() / ("uwsim_test_load_scenario_" + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path, std::ios::binary) << text;
