@@ -87,11 +87,6 @@ Eigen::Matrix3d from_rpy(const Eigen::Vector3d& a) {
       .toRotationMatrix();
 }
 
-Eigen::Vector3d to_rpy(const Eigen::Matrix3d& r) {
-  const double s = std::clamp(-r(2, 0), -1.0, 1.0);
-  return {std::atan2(r(2, 1), r(2, 2)), std::asin(s), std::atan2(r(1, 0), r(0, 0))};
-}
-
 // The pose an include places its part at.
 struct Placement {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
@@ -99,10 +94,11 @@ struct Placement {
 };
 
 // Composes the placement with the initial pose of one free root body. Values that do not
-// read are left alone: the reader reports them where they are written.
-void place_body(YAML::Node body, const Placement& at) {
+// read are left alone: the reader reports them where they are written. Returns why the
+// placed pose is not finite, or "".
+std::string place_body(YAML::Node body, const Placement& at) {
   YAML::Node initial = child_of(body, "initial");
-  if (initial.IsDefined() && !initial.IsNull() && !initial.IsMap()) return;
+  if (initial.IsDefined() && !initial.IsNull() && !initial.IsMap()) return "";
   Reader scratch("", kNoOverrides);  // reports nothing anyone reads
   auto numbers = [&](const YAML::Node& map, const char* key,
                      int n) -> std::optional<std::optional<Eigen::VectorXd>> {
@@ -120,33 +116,41 @@ void place_body(YAML::Node body, const Placement& at) {
     const auto position = numbers(initial, "position", 3);
     const auto rpy = numbers(initial, "rpy", 3);
     const auto quaternion = numbers(initial, "quaternion", 4);
-    if (!position || !rpy || !quaternion) return;
+    if (!position || !rpy || !quaternion) return "";
     if (*position) p = **position;
     given_rpy = rpy->has_value();
     given_quaternion = quaternion->has_value();
-    if (given_rpy && given_quaternion) return;
+    if (given_rpy && given_quaternion) return "";
     if (given_rpy) r = from_rpy(**rpy);
     if (given_quaternion) {
       const Eigen::VectorXd& q = **quaternion;
-      if (std::abs(q.norm() - 1.0) > 1e-6) return;
+      if (std::abs(q.norm() - 1.0) > 1e-6) return "";
       r = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
     }
   }
   // A fresh `initial` mapping: the old one (or its values) may be shared through an alias.
   const Eigen::Matrix3d r_place = at.rpy ? from_rpy(*at.rpy) : Eigen::Matrix3d::Identity();
+  const Eigen::Vector3d position = r_place * p + at.position;
+  if (!position.allFinite()) {
+    std::string why = "the placed initial position of body '";
+    why += child_of(body, "name").as<std::string>("?");
+    why += "' is not a finite number (the part's position and the include's add up beyond "
+           "the range of numbers)";
+    return why;
+  }
   YAML::Node placed(YAML::NodeType::Map);
-  placed["position"] = yaml_list(r_place * p + at.position);
-  const Eigen::Matrix3d composed = r_place * r;
-  if (given_quaternion) {
-    if (at.rpy) {
-      Eigen::Quaterniond q(composed);
-      if (q.w() < 0) q.coeffs() = -q.coeffs();
-      placed["quaternion"] = yaml_list(Eigen::Vector4d(q.w(), q.x(), q.y(), q.z()));
-    } else {
-      placed["quaternion"] = child_of(initial, "quaternion");
-    }
+  placed["position"] = yaml_list(position);
+  if ((given_quaternion || given_rpy) && at.rpy) {
+    // A quaternion, also for an attitude given as rpy: converting the composed attitude
+    // back to rpy loses it near pitch ±90° (gimbal lock).
+    Eigen::Quaterniond q(r_place * r);
+    q.normalize();
+    if (q.w() < 0) q.coeffs() = -q.coeffs();
+    placed["quaternion"] = yaml_list(Eigen::Vector4d(q.w(), q.x(), q.y(), q.z()));
+  } else if (given_quaternion) {
+    placed["quaternion"] = child_of(initial, "quaternion");
   } else if (given_rpy) {
-    placed["rpy"] = at.rpy ? yaml_list(to_rpy(composed)) : child_of(initial, "rpy");
+    placed["rpy"] = child_of(initial, "rpy");
   } else if (at.rpy) {
     placed["rpy"] = yaml_list(*at.rpy);  // exactly as the include gives it
   }
@@ -157,6 +161,19 @@ void place_body(YAML::Node body, const Placement& at) {
     }
   body.remove("initial");
   body["initial"] = placed;
+  return "";
+}
+
+// The names of the bodies that a joint of the part has as child.
+std::set<std::string> joint_children(const YAML::Node& part) {
+  std::set<std::string> children;
+  const YAML::Node joints = child_of(part, "joints");
+  if (joints.IsSequence())
+    for (const auto& j : joints) {
+      const YAML::Node child = child_of(j, "child");
+      if (child.IsScalar()) children.insert(child.Scalar());
+    }
+  return children;
 }
 
 class Resolver {
@@ -175,7 +192,10 @@ class Resolver {
   }
 
  private:
-  void resolve(YAML::Node& doc, const std::string& shown, int depth) {
+  // `path` is the including file as it was opened: its includes are relative to its
+  // directory as written (through a symbolic link, the link's), never to a lexically
+  // normalized form, which would cancel "link/..".
+  void resolve(YAML::Node& doc, const fs::path& path, int depth) {
     if (!doc.IsMap()) return;
     const Field list = key_field(doc, "include", "include");
     if (!list.present()) return;
@@ -184,10 +204,10 @@ class Resolver {
     const auto items = reader_.sequence(list);
     if (!items) return;
     std::map<std::string, std::string> names;
-    for (const Field& item : *items) include(doc, shown, depth, item, names);
+    for (const Field& item : *items) include(doc, path, depth, item, names);
   }
 
-  void include(YAML::Node& doc, const std::string& shown, int depth, const Field& item,
+  void include(YAML::Node& doc, const fs::path& path, int depth, const Field& item,
                std::map<std::string, std::string>& names) {
     Mapping m(reader_, item, {"file", "name", "position", "rpy", "set"});
     if (!m.ok()) return;
@@ -232,8 +252,10 @@ class Resolver {
     }
     if (!ok) return;
 
-    const fs::path target = fs::path(shown).parent_path() / *file_text;
-    const std::string target_shown = target.lexically_normal().string();
+    // Checked, opened and included from: `target` itself. The normalized form is for
+    // messages only, and only where it names the same file.
+    const fs::path target = path.parent_path() / *file_text;
+    std::string target_shown = target.lexically_normal().string();
     std::error_code ec;
     if (!fs::exists(target, ec)) {
       reader_.error(file, "no such file '" + target_shown + "' (includes are relative to the "
@@ -244,6 +266,8 @@ class Resolver {
       reader_.error(file, "'" + target_shown + "' is not a regular file");
       return;
     }
+    if (target_shown != target.string() && !fs::equivalent(target_shown, target, ec))
+      target_shown = target.string();
     const std::string canonical = canonical_of(target);
     const auto in_chain = std::find(chain_.begin(), chain_.end(), canonical);
     if (in_chain != chain_.end()) {
@@ -267,7 +291,7 @@ class Resolver {
                                 " includes in all (counting each use of a part)");
       return;
     }
-    std::optional<YAML::Node> loaded = load(file, target_shown, canonical);
+    std::optional<YAML::Node> loaded = load(file, target, target_shown, canonical);
     if (!loaded) return;
     YAML::Node part = *loaded;
     Mapping keys(reader_, Field{YAML::Node(YAML::NodeType::Undefined), part, ""},
@@ -276,11 +300,25 @@ class Resolver {
 
     chain_.push_back(canonical);
     shown_chain_.push_back(target_shown);
-    resolve(part, target_shown, depth + 1);
+    resolve(part, target, depth + 1);
     chain_.pop_back();
     shown_chain_.pop_back();
 
     if (set.present() && set.value.IsMap()) {
+      // `set` may give free bodies an initial state they do not write: an empty `initial`
+      // for them, dropped again if it stays empty. Joints' children take none.
+      std::vector<YAML::Node> fresh;
+      const std::set<std::string> children = joint_children(part);
+      const YAML::Node bodies = child_of(part, "bodies");
+      if (bodies.IsSequence())
+        for (auto b : bodies) {
+          const YAML::Node body_name = child_of(b, "name");
+          if (!b.IsMap() || child_of(b, "initial").IsDefined() ||
+              (body_name.IsScalar() && children.count(body_name.Scalar())))
+            continue;
+          b["initial"] = YAML::Node(YAML::NodeType::Map);
+          fresh.push_back(b);
+        }
       for (auto it = set.value.begin(); it != set.value.end(); ++it) {
         if (!it->first.IsScalar()) {
           reader_.report(it->first.Mark(), "", set.path + ": expected a key path");
@@ -289,6 +327,10 @@ class Resolver {
         std::string failure;
         if (!set_path(part, it->first.Scalar(), it->second, failure))
           reader_.report(it->first.Mark(), "", set.path + ": '" + it->first.Scalar() + "': " + failure);
+      }
+      for (auto& b : fresh) {
+        const YAML::Node initial = child_of(b, "initial");
+        if (initial.IsMap() && initial.size() == 0) b.remove("initial");
       }
     }
     prefix(part, *name_text);
@@ -303,11 +345,11 @@ class Resolver {
     return canonical;
   }
 
-  std::optional<YAML::Node> load(const Field& file, const std::string& shown,
-                                 const std::string& canonical) {
+  std::optional<YAML::Node> load(const Field& file, const fs::path& path,
+                                 const std::string& shown, const std::string& canonical) {
     auto it = texts_.find(canonical);
     if (it == texts_.end()) {
-      std::ifstream in(shown, std::ios::binary);
+      std::ifstream in(path, std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
       if (!in || in.bad()) {
@@ -366,19 +408,17 @@ class Resolver {
 
   // Places the part's free root bodies; a part fixed to the world cannot be placed.
   void place(const YAML::Node& part, const Field& blame, const Placement& at) {
-    std::set<std::string> children;
+    const std::set<std::string> children = joint_children(part);
     const YAML::Node joints = child_of(part, "joints");
     if (joints.IsSequence()) {
       for (const auto& j : joints) {
         const YAML::Node parent = child_of(j, "parent");
-        const YAML::Node child = child_of(j, "child");
         if (parent.IsScalar() && parent.Scalar() == kWorld) {
           reader_.error(blame, "the part is fixed to the world by joint '" +
                                    child_of(j, "name").as<std::string>("?") +
                                    "'; position and rpy place free-floating parts only");
           return;
         }
-        if (child.IsScalar()) children.insert(child.Scalar());
       }
     }
     const YAML::Node arms = child_of(part, "manipulators");
@@ -399,7 +439,10 @@ class Resolver {
     for (const auto& b : bodies) {
       const YAML::Node name = child_of(b, "name");
       if (!b.IsMap() || (name.IsScalar() && children.count(name.Scalar()))) continue;
-      place_body(b, at);
+      if (const std::string why = place_body(b, at); !why.empty()) {
+        reader_.error(blame, why);
+        return;
+      }
     }
   }
 

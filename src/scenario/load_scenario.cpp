@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
@@ -203,7 +204,11 @@ Scenario load(const std::string& path, const std::vector<std::string>& overrides
   const ShiftedParser parse_part = [&](const std::string&, const std::string& part_text,
                                        int first_line) {
     std::string shifted(static_cast<std::size_t>(first_line), '\n');
-    shifted += part_text;
+    // A byte order mark is accepted at the start of a part as of a root file, where the
+    // YAML parser skips it; below the blank lines it would be text.
+    constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    const std::string_view body = part_text;
+    shifted += body.substr(body.substr(0, kBom.size()) == kBom ? kBom.size() : 0);
     return parse(path, shifted, first_line, diagnostics);
   };
   resolve_includes(root, sources, parse_part, diagnostics);
@@ -267,7 +272,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
     for (auto& d : diagnostics) sources.relocate(d);
-    // A part included twice is read twice; say each of its problems once.
+    // Identical diagnostics (same place, same message) are said once. A part included twice
+    // is read twice and reports its problems once per use: the messages differ by the key
+    // paths of the uses (bodies[0].mass, bodies[1].mass).
     std::vector<Diagnostic> unique;
     for (auto& d : diagnostics) {
       const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Diagnostic& u) {

@@ -33,6 +33,12 @@ const BodySpec* body(const Scenario& s, const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> body_names(const Scenario& s) {
+  std::vector<std::string> names;
+  for (const auto& b : s.bodies) names.push_back(b.name);
+  return names;
+}
+
 std::string write_temp(const std::string& name, const std::string& text) {
   const fs::path dir = fs::temp_directory_path() / "uwsim_test_includes";
   fs::create_directories(dir);
@@ -215,4 +221,115 @@ TEST_CASE("every part in scenarios/vehicles and scenarios/arms loads when includ
     }
   }
   CHECK(count >= 1);
+}
+
+TEST_CASE("an include through a symbolic link and '..' reads the file it checked") {
+  // dir/link -> real/sub, so dir/link/../part.yaml is real/part.yaml, while lexically it
+  // would be dir/part.yaml: a different file, which must not be read.
+  const fs::path dir = fs::temp_directory_path() / "uwsim_test_includes" / "symlink";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "real" / "sub");
+  fs::create_symlink(fs::path("real") / "sub", dir / "link");
+  const std::string body = "  - {mass: 1, inertia: [1, 1, 1], name: ";
+  std::ofstream(dir / "real" / "part.yaml")
+      << "include:\n  - {file: inner.yaml, name: i}\nbodies:\n" << body << "good}\n";
+  std::ofstream(dir / "real" / "inner.yaml") << "bodies:\n" << body << "in}\n";
+  std::ofstream(dir / "part.yaml") << "bodies:\n" << body << "wrong}\n";
+  std::ofstream(dir / "inner.yaml") << "bodies:\n" << body << "wrong_inner}\n";
+  std::ofstream(dir / "scenario.yaml")
+      << kHead << "include:\n  - {file: link/../part.yaml, name: p}\n";
+  const Scenario s = load_scenario((dir / "scenario.yaml").string());
+  CHECK(body_names(s) == std::vector<std::string>{"p/good", "p/i/in"});
+
+  // A scenario that is itself a link includes relative to the link, as given.
+  fs::create_directories(dir / "elsewhere");
+  std::ofstream(dir / "elsewhere" / "linked.yaml")
+      << kHead << "include:\n  - {file: part.yaml, name: q}\n";
+  fs::create_symlink(fs::path("elsewhere") / "linked.yaml", dir / "linked.yaml");
+  const Scenario linked = load_scenario((dir / "linked.yaml").string());
+  CHECK(body_names(linked) == std::vector<std::string>{"q/wrong"});
+}
+
+TEST_CASE("a part may start with a UTF-8 byte order mark") {
+  const std::string part =
+      write_temp("bom_part.yaml", "\xEF\xBB\xBF" "bodies:\n  - {name: x, mass: 1, inertia: [1, 1, 1]}\n");
+  const Scenario s =
+      load_scenario(write_temp("bom.yaml", kHead + "include:\n  - {file: " + part + ", name: b}\n"));
+  CHECK(body_names(s) == std::vector<std::string>{"b/x"});
+  // Its problems are still reported at its own lines.
+  const std::string bad =
+      write_temp("bom_bad.yaml", "\xEF\xBB\xBF" "bodies:\n  - name: x\n    mass: -1\n    inertia: [1, 1, 1]\n");
+  const auto ds = diagnostics_of(
+      write_temp("bom_bad_includer.yaml", kHead + "include:\n  - {file: " + bad + ", name: b}\n"));
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == bad);
+  CHECK(ds[0].line == 3);
+}
+
+TEST_CASE("an include's rpy composes with a body's attitude at pitch 90 degrees") {
+  const std::string part = write_temp(
+      "pitched.yaml",
+      "bodies:\n  - name: x\n    mass: 1\n    inertia: [1, 1, 1]\n"
+      "    initial: {rpy: [0.3, 1.5707963267948966, 0.0]}\n");
+  const Scenario s = load_scenario(write_temp(
+      "pitched_includer.yaml",
+      kHead + "include:\n  - {file: " + part + ", name: p, rpy: [0.0, 0.0, 1.0]}\n"));
+  REQUIRE(s.bodies.size() == 1);
+  const Eigen::Quaterniond own = Eigen::AngleAxisd(0.0, Eigen::Vector3d::UnitZ()) *
+                                 Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitY()) *
+                                 Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitX());
+  const Eigen::Quaterniond expected = Eigen::AngleAxisd(1.0, Eigen::Vector3d::UnitZ()) * own;
+  CHECK(s.bodies[0].initial.q_WB.angularDistance(expected) < 1e-12);
+  CHECK(s.resolved_yaml.find("quaternion") != std::string::npos);
+  CHECK(s.resolved_yaml.find("rpy") == std::string::npos);
+}
+
+TEST_CASE("a placement beyond the range of numbers is reported at the include") {
+  const std::string part = write_temp(
+      "far.yaml", "bodies:\n  - name: x\n    mass: 1\n    inertia: [1, 1, 1]\n"
+                  "    initial: {position: [1.5e308, 1.5e308, 0.0]}\n");
+  const std::string path = write_temp(
+      "far_position.yaml",
+      kHead + "include:\n  - file: " + part + "\n    name: a\n    position: [1e308, 0, 0]\n");
+  auto ds = diagnostics_of(path);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == path);
+  CHECK(ds[0].line == 7);
+  CHECK(ds[0].column == 15);
+  CHECK(ds[0].message.find("finite") != std::string::npos);
+  // Turned 45 degrees in yaw, (1.5e308, 1.5e308) leaves the range: reported at the rpy.
+  const std::string turned = write_temp(
+      "far_rpy.yaml",
+      kHead + "include:\n  - file: " + part + "\n    name: a\n    rpy: [0, 0, 0.7853981633974483]\n");
+  ds = diagnostics_of(turned);
+  CAPTURE(all_text(ds));
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == turned);
+  CHECK(ds[0].line == 7);
+  CHECK(ds[0].column == 10);
+}
+
+TEST_CASE("an include's set reaches initial of a free body that writes none") {
+  const std::string part = fs::path(UWSIM_SOURCE_DIR) / "scenarios" / "vehicles" / "bluerov2.yaml";
+  const Scenario s = load_scenario(write_temp(
+      "set_initial.yaml",
+      kHead + "include:\n  - file: " + part +
+          "\n    name: p\n    set: {bodies.rov.initial.velocity: [0.5, 0, 0, 0, 0, 0]}\n"));
+  REQUIRE(body(s, "p/rov") != nullptr);
+  CHECK(body(s, "p/rov")->initial.nu_B[0] == 0.5);
+  // Without a set of it, a body that writes no initial state gets none.
+  const Scenario plain = load_scenario(write_temp(
+      "set_mass.yaml",
+      kHead + "include:\n  - file: " + part + "\n    name: p\n    set: {bodies.rov.mass: 12}\n"));
+  CHECK(plain.resolved_yaml.find("initial") == std::string::npos);
+  // A joint's child still takes none (the loader rejects it), so `set` cannot give it one.
+  const std::string tethered = kIncludesDir + "/tethered.yaml";
+  const auto ds = diagnostics_of(write_temp(
+      "set_child_initial.yaml",
+      kHead + "include:\n  - file: " + tethered +
+          "\n    name: t\n    set: {bodies.inner/box.initial.velocity: [0.5, 0, 0, 0, 0, 0]}\n"));
+  CAPTURE(all_text(ds));
+  CHECK(!ds.empty());
 }
