@@ -6,7 +6,15 @@ set -euo pipefail
 root="$1"
 sim="$2"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+sig_sims() { pgrep -f -- "$work/sig/run_" || true; }  # sims of the SIGTERM check below
+cleanup() {
+  local code=$?
+  [ -n "${spid:-}" ] && kill -KILL "$spid" 2> /dev/null
+  for p in $(sig_sims); do kill -KILL "$p" 2> /dev/null; done
+  rm -rf "$work"
+  exit "$code"
+}
+trap cleanup EXIT
 sweep=("$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 1 -j 2)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -70,4 +78,32 @@ for bad in "--grid bodies.rov.mass=" "--grid bodies.rov.mass=10 --metric x=eval(
   [ "$code" -eq 2 ] || fail "expected exit 2 for '$bad', got $code"
 done
 [ ! -e "$work/args" ] || fail "a bad-argument sweep wrote its output directory"
+# SIGTERM to the sweep process alone: it forwards it to both running sims, which close their
+# files as "interrupted"; the summary says so; exit 143; no sim left running. (At most ~12 s.)
+# shellcheck disable=SC2054
+"$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 100000 -j 2 \
+  --grid bodies.rov.mass=10,11 -o "$work/sig" > "$work/sig.txt" 2>&1 &
+spid=$!
+for _ in $(seq 50); do  # both runs started: up to 5 s
+  [ -e "$work/sig/run_0000.h5" ] && [ -e "$work/sig/run_0001.h5" ] && break
+  sleep 0.1
+done
+if ! [ -e "$work/sig/run_0000.h5" ] || ! [ -e "$work/sig/run_0001.h5" ]; then
+  cat "$work/sig.txt" >&2; fail "the two long runs did not start within 5 s"
+fi
+sleep 0.3  # let the sims get into their time loop
+kill -TERM "$spid"
+for _ in $(seq 70); do kill -0 "$spid" 2> /dev/null || break; sleep 0.1; done  # up to 7 s
+kill -0 "$spid" 2> /dev/null && { cat "$work/sig.txt" >&2; fail "sweep still running 7 s after SIGTERM"; }
+code=0
+wait "$spid" || code=$?
+spid=""
+[ "$code" -eq 143 ] || { cat "$work/sig.txt" >&2; fail "expected exit 143 after SIGTERM, got $code"; }
+[ -z "$(sig_sims)" ] || fail "sim(s) still running after the sweep exited: $(sig_sims)"
+/usr/bin/python3 - "$work/sig/summary.csv" <<'PY' || { cat "$work/sig.txt" >&2; fail "SIGTERM summary check"; }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [(r["run"], r["status"]) for r in rows] == \
+    [("run_0000", "interrupted"), ("run_0001", "interrupted")], rows
+PY
 echo "test_sweep: ok"

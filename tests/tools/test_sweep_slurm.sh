@@ -19,9 +19,59 @@ for b in munged mungekey slurmctld slurmd sbatch squeue sinfo; do
 done
 export PATH="$PATH:/usr/sbin:/sbin"
 
+# CI safety: the whole test, cleanup included, stays well inside a ctest TIMEOUT of 300 s.
+#  - a watchdog TERMs this script after $limit s; the TERM trap runs the cleanup (scancel, stop the
+#    daemons, remove the temp dir); every long step runs in the background under `timeout` and is
+#    waited for with `wait`, which a trapped signal interrupts at once;
+#  - a SIGKILL (ctest's own timeout) skips all traps: the next run reaps what it left behind
+#    (every run's files are under $prefix.*, with the daemons' pid files).
+limit=200
+prefix=/tmp/uwsim_slurm_test
+# The test's own stdout and stderr, for the traps: a trap that runs while a step's output is
+# redirected to a file would otherwise write there. (Closed for the daemons, 3>&- 4>&-.)
+exec 3>&1 4>&2
 stage() { echo "[$(printf '%3d' "$SECONDS") s] $*"; }
-tmp="$(mktemp -d /tmp/test_sweep_slurm.XXXXXX)"
+
+# Reap leftovers of earlier runs that were killed before their cleanup: daemons still running
+# from a $prefix.* directory (checked by /proc/PID/comm) and that directory itself. A directory
+# whose test script is still alive (a concurrent run) is left alone.
+is_prog() { [ -n "$1" ] && [ "$(cat "/proc/$1/comm" 2> /dev/null)" = "$2" ]; }
+reap_pid() {  # pid expected-comm: TERM, up to 5 s, then KILL, up to 2 s more
+  local pid="$1" name="$2"
+  is_prog "$pid" "$name" || return 0
+  kill -TERM "$pid" 2> /dev/null || true
+  for _ in $(seq 50); do is_prog "$pid" "$name" || return 0; sleep 0.1; done
+  echo "warning: $name (pid $pid) ignored SIGTERM, killing it" >&2
+  kill -KILL "$pid" 2> /dev/null || true
+  for _ in $(seq 20); do is_prog "$pid" "$name" || return 0; sleep 0.1; done
+  echo "warning: $name (pid $pid) still there after SIGKILL" >&2
+}
+for old in "$prefix".*; do
+  [ -d "$old" ] || continue
+  owner="$(cat "$old/owner.pid" 2> /dev/null)" || owner=""
+  if [ -n "$owner" ] && [ "$owner" != "$$" ] && grep -qs test_sweep_slurm "/proc/$owner/cmdline"; then
+    echo "note: $old belongs to a running test (pid $owner), leaving it" >&2
+    continue
+  fi
+  stage "reaping the leftovers of an earlier run in $old"
+  ctld="$(cat "$old/slurm/slurmctld.pid" 2> /dev/null)" || ctld=""
+  if is_prog "$ctld" slurmctld && [ -f "$old/slurm/slurm.conf" ]; then  # its jobs are all test jobs
+    for j in $(SLURM_CONF="$old/slurm/slurm.conf" timeout -k 2 10 squeue -h -o %A 2> /dev/null); do
+      SLURM_CONF="$old/slurm/slurm.conf" timeout -k 2 10 scancel "$j" 2> /dev/null || true
+    done
+  fi
+  for p in $(pgrep -f -- "$old/" || true); do  # a sweep, sim or timeout of that run still going
+    case "$(cat "/proc/$p/comm" 2> /dev/null)" in timeout|sweep|python3|sim) kill -KILL "$p" 2> /dev/null || true;; esac
+  done
+  for d in slurm/slurmd:slurmd slurm/slurmctld:slurmctld munge/munged:munged; do
+    reap_pid "$(cat "$old/${d%%:*}.pid" 2> /dev/null || true)" "${d##*:}"
+  done
+  rm -rf "$old"
+done
+
+tmp="$(mktemp -d "$prefix.XXXXXX")"
 chmod 755 "$tmp"  # the munge user must reach its directory below
+echo "$$" > "$tmp/owner.pid"
 show_logs() {
   for f in "$tmp"/munge/munged.log "$tmp"/slurm/slurmctld.log "$tmp"/slurm/slurmd.log; do
     [ -f "$f" ] && { echo "----- $f (last 40 lines)" >&2; tail -n 40 "$f" >&2; }
@@ -29,28 +79,66 @@ show_logs() {
   return 0
 }
 fail() { echo "FAIL: $*" >&2; show_logs; exit 1; }
-stop_daemon() {  # pid file, name: SIGTERM, up to 10 s, then SIGKILL
-  local pid
+stop_daemon() {  # pid file, name
   [ -s "$1" ] || return 0
-  pid="$(cat "$1")"
-  kill -0 "$pid" 2> /dev/null || return 0
-  kill -TERM "$pid" 2> /dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2> /dev/null || return 0; sleep 0.1; done
-  echo "warning: $2 (pid $pid) ignored SIGTERM, killing it" >&2
-  kill -KILL "$pid" 2> /dev/null || true
+  reap_pid "$(cat "$1" 2> /dev/null || true)" "$2"
+}
+bg=""  # the bounded step running in the background, if any
+bounded() {  # SECONDS CMD...: CMD under `timeout`, in the background, waited for (so a TERM is handled at once)
+  local secs="$1" rc=0
+  shift
+  timeout -k 5 "$secs" "$@" &
+  bg=$!
+  wait "$bg" || rc=$?
+  bg=""
+  return "$rc"
+}
+submitted_jobs() {  # every job id printed by a --submit of this test (the bad-input one included)
+  cat "$tmp"/*.jobout 2> /dev/null | grep -E '^[0-9]+$' || true
 }
 cleanup() {
-  local code=$?
-  stage "stopping the daemons"
-  if [ -n "${job:-}" ]; then scancel "$job" 2> /dev/null || true; fi
+  local code=$? j
+  set +e
+  exec 1>&3 2>&4
+  trap '' INT TERM
+  [ -n "${watchdog:-}" ] && kill "$watchdog" 2> /dev/null
+  if [ -n "$bg" ]; then  # a step cut short by the watchdog or a signal
+    stage "stopping the running step (pid $bg)"
+    kill -TERM "$bg" 2> /dev/null
+    for _ in $(seq 100); do kill -0 "$bg" 2> /dev/null || break; sleep 0.1; done
+    kill -KILL "$bg" 2> /dev/null
+  fi
+  stage "cancelling the test's jobs, stopping the daemons"
+  j="$(submitted_jobs | tr '\n' ' ')"
+  if [ -n "${j// /}" ] && [ -n "${SLURM_CONF:-}" ]; then
+    # shellcheck disable=SC2086
+    timeout -k 2 10 scancel $j 2> /dev/null
+    for _ in $(seq 50); do  # up to 5 s for the tasks to end before slurmd goes
+      # shellcheck disable=SC2086
+      [ -z "$(timeout -k 1 3 squeue -h -j "${j// /,}" -o %A 2> /dev/null)" ] && break
+      sleep 0.1
+    done
+  fi
   stop_daemon "$tmp/slurm/slurmd.pid" slurmd
   stop_daemon "$tmp/slurm/slurmctld.pid" slurmctld
   stop_daemon "$tmp/munge/munged.pid" munged
   rm -rf "$tmp"
+  stage "cleaned up, exit $code"
   exit "$code"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exec 1>&3 2>&4; echo "FAIL: interrupted or over the ${limit} s limit (SIGTERM) at ${SECONDS} s" >&2; show_logs; exit 143' TERM
+( # watchdog: TERM the test after $limit s (KILL 60 s later); ends by itself when the test is gone
+  for _ in $(seq "$limit"); do
+    sleep 1
+    read -r _ _ _ ppid _ < "/proc/$BASHPID/stat" && [ "$ppid" = "$$" ] || exit 0
+  done
+  kill -TERM "$$" 2> /dev/null
+  sleep 60
+  kill -KILL "$$" 2> /dev/null
+) < /dev/null > /dev/null 2>&1 3>&- 4>&- &
+watchdog=$!
 
 id munge > /dev/null 2>&1 || fail "the munge package is installed but there is no munge user"
 host="$(hostname -s)"
@@ -65,14 +153,14 @@ stage "munge: private key and munged on $tmp/munge/munge.socket"
 mkdir -p "$tmp/munge" "$tmp/slurm/state" "$tmp/slurm/spool"
 chown munge: "$tmp/munge"
 chmod 755 "$tmp/munge"  # munged: the socket's directory must be searchable by all; the key stays 0600
-runuser -u munge -- mungekey --create --keyfile="$tmp/munge/munge.key" || fail "mungekey could not create a key"
-runuser -u munge -- munged --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/munge.socket" \
+timeout -k 2 20 runuser -u munge -- mungekey --create --keyfile="$tmp/munge/munge.key" || fail "mungekey could not create a key"
+timeout -k 2 20 runuser -u munge -- munged --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/munge.socket" \
   --pid-file="$tmp/munge/munged.pid" --log-file="$tmp/munge/munged.log" \
-  --seed-file="$tmp/munge/munged.seed" || fail "munged did not start"
+  --seed-file="$tmp/munge/munged.seed" 3>&- 4>&- || fail "munged did not start"
 for _ in $(seq 50); do [ -S "$tmp/munge/munge.socket" ] && break; sleep 0.1; done
 [ -S "$tmp/munge/munge.socket" ] || fail "munged made no socket"
 if command -v munge > /dev/null && command -v unmunge > /dev/null; then
-  munge -n -S "$tmp/munge/munge.socket" | unmunge -S "$tmp/munge/munge.socket" > /dev/null \
+  timeout 10 munge -n -S "$tmp/munge/munge.socket" | timeout 10 unmunge -S "$tmp/munge/munge.socket" > /dev/null \
     || fail "munge credential round trip through $tmp/munge/munge.socket"
 fi
 
@@ -108,11 +196,12 @@ SlurmdDebug=info
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=sweeptest Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
-slurmctld -f "$SLURM_CONF" -i || fail "slurmctld did not start"
-slurmd -f "$SLURM_CONF" -N "$host" || fail "slurmd did not start"
+bounded 30 slurmctld -f "$SLURM_CONF" -i 3>&- 4>&- || fail "slurmctld did not start"
+bounded 30 slurmd -f "$SLURM_CONF" -N "$host" 3>&- 4>&- || fail "slurmd did not start"
 state=""
-for _ in $(seq 60); do
-  state="$(sinfo -h -N -n "$host" -o '%t' 2> /dev/null | head -n 1)" || true
+until_s=$((SECONDS + 30))
+while [ "$SECONDS" -lt "$until_s" ]; do
+  state="$(timeout -k 1 5 sinfo -h -N -n "$host" -o '%t' 2> /dev/null | head -n 1)" || true
   [ "$state" = "idle" ] && break
   sleep 0.5
 done
@@ -125,20 +214,20 @@ sweep=("$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --d
        --grid bodies.rov.mass=10,11,12,13 --metric 'u_end=bodies/rov/velocity[-1,0]')
 
 stage "local sweep of the same grid into $dir"
-"${sweep[@]}" > "$tmp/local.txt" 2>&1 || { cat "$tmp/local.txt" >&2; fail "local sweep exited non-zero"; }
+bounded 40 "${sweep[@]}" > "$tmp/local.txt" 2>&1 || { cat "$tmp/local.txt" >&2; fail "local sweep exited non-zero"; }
 mkdir "$tmp/local"
 cp "$dir"/run_*.h5 "$dir/summary.csv" "$tmp/local/"
 rm -f "$dir"/run_*.h5 "$dir/summary.csv"
 
 stage "slurm sweep: --slurm --submit --wait"
 code=0
-timeout 75 "${sweep[@]}" --slurm --slurm-option=--time=00:05:00 --submit --wait --wait-timeout 60 \
-  > "$tmp/slurm.txt" 2> "$tmp/slurm.err" || code=$?
-cat "$tmp/slurm.txt" "$tmp/slurm.err"
-job="$(grep -E '^[0-9]+$' "$tmp/slurm.txt" | head -n 1)" || true
+# stdout (the job id) goes to slurm.jobout, read by the cleanup's scancel whatever happens here
+bounded 75 "${sweep[@]}" --slurm --slurm-option=--time=00:05:00 --submit --wait --wait-timeout 60 \
+  > "$tmp/slurm.jobout" 2> "$tmp/slurm.err" || code=$?
+cat "$tmp/slurm.jobout" "$tmp/slurm.err"
+job="$(grep -E '^[0-9]+$' "$tmp/slurm.jobout" | head -n 1)" || true
 [ "$code" -eq 0 ] || { cat "$dir"/run_*.slurm.log >&2 2> /dev/null || true; fail "slurm sweep exited $code"; }
 [ -n "$job" ] || fail "no job id printed"
-job=""  # finished: nothing to cancel
 stage "checking the files"
 [ -x "$dir/sweep.sbatch" ] || fail "no sweep.sbatch"
 grep -q '^#SBATCH --array=0-3$' "$dir/sweep.sbatch" || fail "sweep.sbatch has no --array=0-3 line"
@@ -170,9 +259,9 @@ stage "result files byte-identical to the local sweep's"
 
 stage "slurm sweep with a bad-input run: exit 1, that run 'bad input'"
 code=0
-timeout 60 "$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 1 -o "$tmp/bad" \
-  --grid bodies.rov.mass=-1,10 --slurm --submit --wait --wait-timeout 45 > "$tmp/bad.txt" 2>&1 || code=$?
-[ "$code" -eq 1 ] || { cat "$tmp/bad.txt" >&2; fail "expected exit 1 with a bad-input run, got $code"; }
+bounded 60 "$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 1 -o "$tmp/bad" \
+  --grid bodies.rov.mass=-1,10 --slurm --submit --wait --wait-timeout 45 > "$tmp/bad.jobout" 2>&1 || code=$?
+[ "$code" -eq 1 ] || { cat "$tmp/bad.jobout" >&2; fail "expected exit 1 with a bad-input run, got $code"; }
 /usr/bin/python3 - "$tmp/bad/summary.csv" <<'PY' || fail "bad-input summary check"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
@@ -182,6 +271,7 @@ PY
 
 # --collect alone rewrites the same summary from the manifest, exit records and result files.
 cp "$dir/summary.csv" "$tmp/summary_wait.csv"
-"$root/tools/sweep" --collect "$dir" > /dev/null || fail "--collect exited $?"
+stage "--collect"
+bounded 30 "$root/tools/sweep" --collect "$dir" > /dev/null || fail "--collect exited $?"
 cmp "$tmp/summary_wait.csv" "$dir/summary.csv" || fail "--collect wrote a different summary"
-echo "test_sweep_slurm: ok (${SECONDS} s)"
+stage "test_sweep_slurm: ok"
