@@ -17,6 +17,13 @@ for b in munged mungekey slurmctld slurmd sbatch squeue sinfo; do
   command -v "$b" > /dev/null || PATH="$PATH:/usr/sbin:/sbin" command -v "$b" > /dev/null \
     || skip "$b not found (install the Debian packages slurm-wlm and munge)"
 done
+# What slurmd itself needs from the machine: a cgroup filesystem (slurmd 22.05 initialises
+# its cgroup plugin even with proctrack/linuxproc) and a resolvable host name for the node.
+# Real machines and containers have both; a bare chroot may not. Say so and skip.
+[ -d /sys/fs/cgroup ] && [ -n "$(ls -A /sys/fs/cgroup 2>/dev/null)" ] \
+  || skip "no cgroup filesystem at /sys/fs/cgroup, which slurmd needs (a chroot without /sys?)"
+getent hosts "$(hostname -s)" > /dev/null \
+  || skip "the host name '$(hostname -s)' does not resolve (add it to /etc/hosts), which Slurm needs"
 export PATH="$PATH:/usr/sbin:/sbin"
 
 # CI safety: the whole test, cleanup included, stays well inside a ctest TIMEOUT of 300 s.
