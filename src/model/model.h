@@ -6,7 +6,7 @@
 // (revolute, prismatic or fixed) whose parent is another body or the world. Bodies are stored
 // parents before children, so one forward sweep visits a tree root-to-leaves.
 //
-// State vector layout (see README "State vector"): x = [q; v] with, per body b,
+// State vector layout (see README "State vector and integration"): x = [q; v] with, per body b,
 //   free root:           q[b.q_offset + 0..2] = p_WBo_W (m, NED), q[b.q_offset + 3..6] = q_WB
 //                        [w, x, y, z]; v[b.v_offset + 0..5] = V_WB_B = [ω; v] in the body frame
 //   revolute/prismatic:  q[b.q_offset] = joint position (rad or m), v[b.v_offset] = its rate

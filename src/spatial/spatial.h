@@ -2,7 +2,7 @@
 // References: [RBDA] Featherstone 2008, Sec. 2.9 (cross products), Sec. 2.13 (rigid-body
 // inertia); [Fossen2011] Sec. 3.3 (rigid-body inertia at the body origin).
 //
-// Names carry frames (monogram notation, see README "Frames and names"):
+// Names carry frames (monogram notation, see README "Frames, names and sign conventions"):
 //   V_WB_B  spatial velocity of body B in world W, expressed in B: [ω; v]
 //   F_Bo_B  spatial force about B's origin, expressed in B:        [n; f]
 #pragma once
