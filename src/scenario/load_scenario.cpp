@@ -1,6 +1,8 @@
 #include "scenario/load_scenario.h"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -69,8 +71,63 @@ std::string tab_hint(const std::string& message, const std::string& text, int er
          " is indented with a tab; YAML indentation must use spaces)";
 }
 
+// yaml-cpp 0.7 never gets past a ',' where a document should start (a lone ",", or one
+// after a complete top-level node): LoadAll then returns empty documents without end, each
+// held in memory. Finds such a place by walking the events first, which stops there.
+class StuckDocument : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> stuck;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (started_ && mark.pos == last_.pos) stuck = mark;
+    started_ = true;
+    last_ = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  bool started_ = false;
+  YAML::Mark last_;
+};
+
+std::optional<YAML::Mark> stuck_document(const std::string& text) {
+  // Only a ',' does it.
+  if (text.find(',') == std::string::npos) return std::nullopt;
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  StuckDocument handler;
+  try {
+    while (parser.HandleNextDocument(handler))
+      if (handler.stuck) return handler.stuck;
+  } catch (const YAML::Exception&) {
+    // Reported by the real parse below, as always.
+  }
+  return std::nullopt;
+}
+
 std::optional<YAML::Node> parse(const std::string& path, const std::string& text,
                                 int first_line, std::vector<Diagnostic>& out) {
+  if (const auto stuck = stuck_document(text)) {
+    const char c = stuck->pos >= 0 && static_cast<std::size_t>(stuck->pos) < text.size()
+                       ? text[static_cast<std::size_t>(stuck->pos)]
+                       : ',';
+    out.push_back({path, stuck->line + 1, stuck->column + 1,
+                   c == ','
+                       ? "YAML syntax error: unexpected ',' (a comma separates items only "
+                         "inside [...] or {...})"
+                       : std::string("YAML syntax error: unexpected '") + c + "'"});
+    return std::nullopt;
+  }
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
@@ -185,9 +242,11 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   return s;
 }
 
-Scenario load(const std::string& path, const std::vector<std::string>& overrides,
-              SourceMap& sources, std::vector<Diagnostic>& diagnostics) {
-  auto text = read_text(path, diagnostics);
+// `given_text`, if not null, is the content of `path`, which is then not read.
+Scenario load(const std::string& path, const std::string* given_text,
+              const std::vector<std::string>& overrides, SourceMap& sources,
+              std::vector<Diagnostic>& diagnostics) {
+  auto text = given_text ? std::optional<std::string>(*given_text) : read_text(path, diagnostics);
   if (!text) return {};
   sources.add(path, *text);
   auto parsed = parse(path, *text, 0, diagnostics);
@@ -254,12 +313,15 @@ std::string format(const Diagnostic& d) {
 ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(summary(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+namespace {
+
+Scenario load_checked(const std::string& path, const std::string* text,
+                      const std::vector<std::string>& overrides) {
   std::vector<Diagnostic> diagnostics;
   SourceMap sources(path);
   Scenario scenario;
   try {
-    scenario = load(path, overrides, sources, diagnostics);
+    scenario = load(path, text, overrides, sources, diagnostics);
   } catch (const YAML::Exception& e) {
     diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
   } catch (const std::exception& e) {
@@ -287,6 +349,17 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     throw ScenarioError(std::move(diagnostics));
   }
   return scenario;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_checked(path, nullptr, overrides);
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& name,
+                            const std::vector<std::string>& overrides) {
+  return load_checked(name, &text, overrides);
 }
 
 }  // namespace uwsim::scenario

@@ -48,4 +48,10 @@ class ScenarioError : public std::runtime_error {
 // Throws ScenarioError (and nothing else) for any problem of the input.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 
+// As load_scenario on a file named `name` holding `text`, without reading that file: `name`
+// appears in diagnostics and as source_path, and includes resolve relative to its directory
+// (the current directory for a bare name).
+Scenario load_scenario_text(const std::string& text, const std::string& name,
+                            const std::vector<std::string>& overrides = {});
+
 }  // namespace uwsim::scenario
