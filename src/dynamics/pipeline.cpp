@@ -63,6 +63,7 @@ void evaluate(const model::Model& model, double schedule_time, const double* x, 
               Workspace& ws) {
   compute_kinematics_and_forces(model, schedule_time, x, ws);
   articulated_body_accelerations(model, x, ws);
+  ws.connectors.correct_accelerations(model, ws);
   write_derivatives(model, x, ws, xdot);
 }
 

@@ -4,9 +4,10 @@
 //                      applied wrenches — everything on a body that is not M·a
 //   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
 //                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
+//   3b. connectors     Udwadia–Kalaba correction of those accelerations [Nielsen2018 eq. 19–20]
+//                      (constraints/connector_solver.h)
 //   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, and the accelerations
-// The next issues add stages in place: inputs and controllers before 2, thrusters in 2,
-// constraint correction between 3 and 4.
+// The next issues add stages in place: inputs and controllers before 2, thrusters in 2.
 //
 // Attitude: free roots' quaternions are used normalised (q / |q|) in every evaluation, so q̇ is
 // tangent to the unit sphere and the norm changes only by integration error; the integrator

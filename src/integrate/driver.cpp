@@ -45,7 +45,13 @@ class Run {
   }
 
   RunResult execute() {
+    // Bodies joined while moving differently start with a common motion: an internal impulse.
+    if (!model_.connectors.empty()) {
+      dynamics::evaluate(model_, 0.0, x_.data(), xdot_sample_.data(), workspace_);
+      workspace_.connectors.project_velocities(model_, workspace_, x_.data());
+    }
     emit_sample(0.0, x_);
+    if (result_.outcome == Outcome::diverged) return result_;
     double t = 0.0;
     for (double t_end : segment_ends_) {
       rhs_.schedule_time = t;
@@ -74,6 +80,7 @@ class Run {
     sink_.on_sample(t, x_sample_.data(), xdot_sample_.data(), workspace_);
     result_.end_time = t;
     ++next_sample_;
+    if (const auto problem = find_violated_connector(model_, workspace_)) fail(t, *problem);
   }
 
   bool diverged(double t, const StateVector& x) {
@@ -119,7 +126,7 @@ class Run {
       dynamics::normalize_quaternions(model_, x_.data());
       if (diverged(t, x_)) return false;
       if (samples_left() && t == sample_time(next_sample_)) emit_sample(t, x_);
-      if (interrupted(t, x_)) return false;
+      if (result_.outcome == Outcome::diverged || interrupted(t, x_)) return false;
     }
     return true;
   }
@@ -142,6 +149,7 @@ class Run {
       while (samples_left() && sample_time(next_sample_) <= t_now) {
         stepper.calc_state(sample_time(next_sample_), x_);
         emit_sample(sample_time(next_sample_), x_);
+        if (result_.outcome == Outcome::diverged) return false;
       }
       dt_trial_ = stepper.current_time_step();
       if (stop_requested()) {

@@ -71,4 +71,22 @@ std::optional<std::string> find_divergence(const model::Model& model, const doub
   return std::nullopt;
 }
 
+std::optional<std::string> find_violated_connector(const model::Model& model, const dynamics::Workspace& ws,
+                                                   const DivergenceLimits& limits) {
+  for (std::size_t c = 0; c < model.connectors.size(); ++c) {
+    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const bool apart = !(rows.distance <= limits.connector_distance);
+    const bool twisted = !(rows.angle <= limits.connector_angle);
+    if (!apart && !twisted) continue;
+    const model::Connector& con = model.connectors[c];
+    std::ostringstream out;
+    out << "connector '" << con.name << "' (bodies '" << model.bodies[static_cast<std::size_t>(con.body_a)].name << "' and '"
+        << (con.body_b >= 0 ? model.bodies[static_cast<std::size_t>(con.body_b)].name : std::string("world")) << "'): ";
+    if (apart) out << "the connection points are " << rows.distance << " m apart (limit " << limits.connector_distance << ")";
+    else out << "the relative attitude is off by " << rows.angle << " rad (limit " << limits.connector_angle << ")";
+    return out.str();
+  }
+  return std::nullopt;
+}
+
 }  // namespace uwsim::integrate

@@ -7,6 +7,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "spatial/rotation.h"
+
 namespace uwsim::model {
 
 using spatial::Pose;
@@ -110,6 +112,41 @@ std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
   return order;
 }
 
+// Every body's pose in the world for the state x.
+std::vector<Pose> world_poses(const Model& model, const std::vector<double>& x) {
+  std::vector<Pose> X_WB(model.bodies.size());
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.joint.type == JointType::free) {
+      const double* q = x.data() + body.q_offset;
+      const spatial::Quat q_WB(q[3], q[4], q[5], q[6]);
+      X_WB[b] = Pose{spatial::rotation_from_quaternion(q_WB / q_WB.norm()), Vec3(q[0], q[1], q[2])};
+      continue;
+    }
+    const Pose X_PB = body.joint.pose_in_parent(body.joint.dof() == 1 ? x[static_cast<std::size_t>(body.q_offset)] : 0.0);
+    X_WB[b] = body.parent >= 0 ? X_WB[static_cast<std::size_t>(body.parent)] * X_PB : X_PB;
+  }
+  return X_WB;
+}
+
+Connector build_connector(const scenario::ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
+  Connector c;
+  c.name = spec.name;
+  c.type = spec.type == scenario::ConnectorType::ball ? ConnectorType::ball : ConnectorType::rigid;
+  c.body_a = model.body_index(spec.first);
+  c.body_b = spec.second == "world" ? -1 : model.body_index(spec.second);
+  if (c.body_a < 0 || (c.body_b < 0 && spec.second != "world"))
+    throw std::invalid_argument(std::string("build_model: a connector names an unknown body: ") + spec.first + ", " + spec.second);
+  c.p_AK_A = spec.point_B;
+  const Pose X_AK{Mat3::Identity(), spec.point_B};
+  const Pose X_WA = X_WB[static_cast<std::size_t>(c.body_a)];
+  const Pose X_WBody = c.body_b >= 0 ? X_WB[static_cast<std::size_t>(c.body_b)] : Pose{};
+  const Pose X_AB = spec.has_relative_pose ? Pose{spatial::rotation_rpy(spec.relative_rpy), spec.relative_xyz}
+                                           : X_WA.inverse() * X_WBody;
+  c.X_BK = X_AB.inverse() * X_AK;
+  return c;
+}
+
 }  // namespace
 
 void Joint::expand_pose() {
@@ -189,8 +226,11 @@ Model build_model(const scenario::Scenario& scenario) {
     model.bodies.push_back(std::move(body));
     specs.push_back(&spec);
   }
-  for (Body& body : model.bodies) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {  // parents come first
+    Body& body = model.bodies[b];
     if (body.parent >= 0) model.bodies[static_cast<std::size_t>(body.parent)].has_children = true;
+    body.root = body.parent >= 0 ? model.bodies[static_cast<std::size_t>(body.parent)].root : static_cast<int>(b);
+    model.bodies[static_cast<std::size_t>(body.root)].tree_end = static_cast<int>(b) + 1;
   }
   for (Body& body : model.bodies) {
     if (body.joint.dof() == 0) continue;
@@ -229,6 +269,12 @@ Model build_model(const scenario::Scenario& scenario) {
     force.stop = spec.stop;
     model.forces.push_back(force);
   }
+
+  // Connectors hold the relative pose of the start (or the one asked for), with the same
+  // Baumgarte frequency as the joint limits: 20 steps per period.
+  model.constraint_frequency = model.limit_frequency;
+  const std::vector<Pose> X_WB = world_poses(model, model.x0);
+  for (const scenario::ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
   return model;
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "model/connector.h"
 #include "spatial/transform.h"
 
 namespace uwsim::model {
@@ -89,6 +90,8 @@ struct Body {
   Vec3 p_BoBcd_B = Vec3::Zero();  // centre of drag: where the damping acts
   int q_offset = -1;        // index of this body's joint coordinates in x
   int v_offset = -1;        // index of its joint velocities in x (already offset by nq)
+  int root = -1;            // the root body of its tree; a tree's bodies are contiguous,
+  int tree_end = -1;        // from its root up to (excluding) the root's tree_end
 };
 
 // A constant wrench on a body, switched on for start ≤ t < stop. `force` acts at point_B.
@@ -109,12 +112,16 @@ struct Model {
   Environment environment;
   std::vector<Body> bodies;     // parents before children
   std::vector<AppliedForce> forces;
+  std::vector<Connector> connectors;
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
   std::vector<double> x0;      // initial state [q; v]
   // Joint limits act as a critically damped spring on the joint's articulated inertia with
   // this natural frequency (rad/s), so the limit is equally stiff for any link.
   double limit_frequency = 2.0 * M_PI * 50.0;
+  // Connector drift is pulled back by Baumgarte terms, critically damped at this natural
+  // frequency (rad/s): ë + 2ω ė + ω² e = 0 (constraints/connector_rows.h).
+  double constraint_frequency = 2.0 * M_PI * 50.0;
 
   int state_size() const { return nq + nv; }
   int body_index(const std::string& name) const;  // −1 if none

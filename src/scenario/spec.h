@@ -129,6 +129,23 @@ struct ForceSpec {
   double stop = std::numeric_limits<double>::infinity();
 };
 
+enum class ConnectorType { rigid, ball };
+
+// A constraint between two bodies, or a body and the world (model/connector.h): `rigid` locks
+// all six relative degrees of freedom, `ball` holds the connection point together.
+struct ConnectorSpec {
+  std::string name;
+  ConnectorType type = ConnectorType::rigid;
+  std::string first;                   // a body name
+  std::string second;                  // a body name, or "world"
+  Vector3 point_B = Vector3::Zero();   // m, connection point in the first body's frame
+  // The relative pose to hold: the second body's frame in the first's (xyz m, rpy rad ZYX).
+  // Absent: the relative pose the bodies have at the start.
+  bool has_relative_pose = false;
+  Vector3 relative_xyz = Vector3::Zero();
+  Vector3 relative_rpy = Vector3::Zero();
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -140,6 +157,7 @@ struct Scenario {
   std::vector<BodySpec> bodies;     // including the links `manipulators` expand to
   std::vector<JointSpec> joints;    // including the joints `manipulators` expand to
   std::vector<ForceSpec> forces;
+  std::vector<ConnectorSpec> connectors;
 };
 
 }  // namespace uwsim::scenario

@@ -1,0 +1,56 @@
+// References: see connector_rows.h.
+#include "constraints/connector_rows.h"
+
+#include <cmath>
+
+namespace uwsim::constraints {
+
+using spatial::Mat3;
+using spatial::skew;
+
+void connector_rows(const model::Connector& connector, double frequency, const dynamics::BodyState& A,
+                    const dynamics::BodyState* B, ConnectorRows& out) {
+  const Mat3& R_WA = A.X_WB.R;
+  const Vec3 w_A = spatial::angular(A.motion.V_WB_B), v_A = spatial::linear(A.motion.V_WB_B);
+  const Mat3 R_AB = B ? Mat3(R_WA.transpose() * B->X_WB.R) : Mat3(R_WA.transpose());
+  const Vec3 d = B ? Vec3(R_WA.transpose() * (B->X_WB.p - A.X_WB.p)) : Vec3(-(R_WA.transpose() * A.X_WB.p));
+  const Vec3 w_B = B ? Vec3(R_AB * spatial::angular(B->motion.V_WB_B)) : Vec3::Zero();  // ω_B' in K
+  const Vec3 v_B = B ? Vec3(R_AB * spatial::linear(B->motion.V_WB_B)) : Vec3::Zero();   // R_AB v_B
+  const Vec3 r = R_AB * connector.X_BK.p;
+  const Vec3 p = d + r;
+  const Vec3 w_rel = w_B - w_A;
+
+  // (1), (3) and κ_p of (4)
+  const Vec3 e_p = p - connector.p_AK_A;
+  const Vec3 d_dot = -w_A.cross(d) + v_B - v_A;
+  const Vec3 e_p_dot = d_dot + w_rel.cross(r);
+  const Vec3 kappa_p = -w_A.cross(d_dot) + w_rel.cross(v_B) + w_rel.cross(w_B).cross(r) + w_rel.cross(w_rel.cross(r));
+  const double w2 = frequency * frequency, two_w = 2.0 * frequency;
+  out.distance = e_p.norm();
+
+  const bool rigid = connector.type == model::ConnectorType::rigid;
+  out.rows = connector.rows();
+  const int t = rigid ? 3 : 0;  // first translation row
+  out.G_A.setZero();
+  out.G_B.setZero();
+  out.G_A.block<3, 3>(t, 0) = skew(p);
+  out.G_A.block<3, 3>(t, 3) = -Mat3::Identity();
+  out.G_B.block<3, 3>(t, 0) = -skew(r) * R_AB;
+  out.G_B.block<3, 3>(t, 3) = R_AB;
+  out.velocity_error.segment<3>(t) = e_p_dot;
+  out.b.segment<3>(t) = -kappa_p - two_w * e_p_dot - w2 * e_p;
+  if (!rigid) {
+    out.angle = 0.0;
+    return;
+  }
+  // (2) and the rotation rows
+  const Mat3 R_e = R_AB * connector.X_BK.R;
+  const Vec3 e_theta = 0.5 * Vec3(R_e(2, 1) - R_e(1, 2), R_e(0, 2) - R_e(2, 0), R_e(1, 0) - R_e(0, 1));
+  out.angle = std::atan2(e_theta.norm(), 0.5 * (R_e.trace() - 1.0));
+  out.G_A.block<3, 3>(0, 0) = -Mat3::Identity();
+  out.G_B.block<3, 3>(0, 0) = R_AB;
+  out.velocity_error.head<3>() = w_rel;
+  out.b.head<3>() = -w_rel.cross(w_B) - two_w * w_rel - w2 * e_theta;
+}
+
+}  // namespace uwsim::constraints

@@ -1,0 +1,215 @@
+// References: see connector_solver.h.
+#include "constraints/connector_solver.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "dynamics/articulated_response.h"
+#include "dynamics/workspace.h"
+
+namespace uwsim::constraints {
+
+using model::Body;
+using model::Model;
+
+namespace {
+
+bool lone_vehicle(const Body& body) { return body.joint.type == model::JointType::free && !body.has_children; }
+
+// Reverse Cuthill–McKee: a breadth-first order from a least-connected node, reversed, which
+// keeps coupled connectors close together and so the envelope of W narrow [George & Liu 1981].
+std::vector<int> reverse_cuthill_mckee(const std::vector<std::vector<int>>& adjacent) {
+  const int n = static_cast<int>(adjacent.size());
+  std::vector<int> order;
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  auto degree = [&](int c) { return adjacent[static_cast<std::size_t>(c)].size(); };
+  while (static_cast<int>(order.size()) < n) {
+    int start = -1;
+    for (int c = 0; c < n; ++c)
+      if (!seen[c] && (start < 0 || degree(c) < degree(start))) start = c;
+    std::deque<int> queue{start};
+    seen[start] = true;
+    while (!queue.empty()) {
+      const int c = queue.front();
+      queue.pop_front();
+      order.push_back(c);
+      std::vector<int> next;
+      for (int d : adjacent[c])
+        if (!seen[d]) next.push_back(d), seen[d] = true;
+      std::stable_sort(next.begin(), next.end(), [&](int a, int b) { return degree(a) < degree(b); });
+      queue.insert(queue.end(), next.begin(), next.end());
+    }
+  }
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace
+
+ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constraint_frequency) {
+  const std::size_t n = model.connectors.size();
+  if (n == 0) return;
+  rows_.resize(n);
+  wrench_Ao_A_.assign(n, Vec6::Zero());
+  for (std::size_t c = 0; c < n; ++c) {
+    const model::Connector& con = model.connectors[c];
+    ends_.push_back({static_cast<int>(c), con.body_a, false});
+    if (con.body_b >= 0) ends_.push_back({static_cast<int>(c), con.body_b, true});
+  }
+  auto root_of = [&](int body) { return model.bodies[static_cast<std::size_t>(body)].root; };
+  for (const End& e : ends_) attached_bodies_.push_back(e.body);
+  std::sort(attached_bodies_.begin(), attached_bodies_.end());
+  attached_bodies_.erase(std::unique(attached_bodies_.begin(), attached_bodies_.end()), attached_bodies_.end());
+  for (int b : attached_bodies_) {
+    if (!lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) tree_roots_.push_back(root_of(b));
+  }
+  std::sort(tree_roots_.begin(), tree_roots_.end());
+  tree_roots_.erase(std::unique(tree_roots_.begin(), tree_roots_.end()), tree_roots_.end());
+
+  // K slots: an end's rows move every attached body of its tree (a lone vehicle: itself).
+  for (End& e : ends_) {
+    e.slot_begin = static_cast<int>(slot_body_.size());
+    for (int b : attached_bodies_)
+      if (root_of(b) == root_of(e.body)) slot_body_.push_back(b);
+    e.slot_end = static_cast<int>(slot_body_.size());
+  }
+  K_.assign(slot_body_.size(), Mat6::Zero());
+
+  // Connectors touching a common tree are coupled in W.
+  std::vector<std::vector<int>> adjacent(n);
+  for (const End& e : ends_)
+    for (const End& f : ends_)
+      if (e.connector != f.connector && root_of(e.body) == root_of(f.body)) adjacent[e.connector].push_back(f.connector);
+  for (auto& a : adjacent) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  order_ = reverse_cuthill_mckee(adjacent);
+  std::vector<int> position(n);
+  row_offset_.assign(n, 0);
+  int rows = 0;
+  for (std::size_t I = 0; I < n; ++I) {
+    const int c = order_[I];
+    position[c] = static_cast<int>(I);
+    row_offset_[c] = rows;
+    rows += model.connectors[c].rows();
+  }
+  std::vector<int> first_column(static_cast<std::size_t>(rows));
+  for (std::size_t c = 0; c < n; ++c) {
+    int first = row_offset_[c];
+    for (int d : adjacent[c]) first = std::min(first, row_offset_[d]);
+    for (int i = 0; i < model.connectors[c].rows(); ++i) first_column[row_offset_[c] + i] = first;
+  }
+  ldlt_ = EnvelopeLdlt(first_column);
+  rhs_.assign(static_cast<std::size_t>(rows), 0.0);
+  lambda_.assign(static_cast<std::size_t>(rows), 0.0);
+
+  // W(I, J) = Σ over ends e of I and f of J on a common tree of G_e K_f(body of e), I ≥ J.
+  for (std::size_t ei = 0; ei < ends_.size(); ++ei) {
+    const End& e = ends_[ei];
+    for (const End& f : ends_) {
+      if (position[e.connector] < position[f.connector] || root_of(e.body) != root_of(f.body)) continue;
+      for (int s = f.slot_begin; s < f.slot_end; ++s)
+        if (slot_body_[s] == e.body) contributions_.push_back({e.connector, f.connector, static_cast<int>(ei), s});
+    }
+  }
+}
+
+void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace& ws) {
+  for (const End& e : ends_) {
+    const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
+    const Mat6& G_e = G(e);
+    if (lone_vehicle(body)) {
+      K_[e.slot_begin].noalias() = body.M_inv_B * G_e.transpose();
+      continue;
+    }
+    const int root = body.root, end = model.bodies[static_cast<std::size_t>(root)].tree_end;
+    for (int k = 0; k < rows_[e.connector].rows; ++k) {
+      for (int b = root; b < end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
+      ws.bodies[static_cast<std::size_t>(e.body)].f_extra = G_e.row(k).transpose();
+      dynamics::articulated_response(model, root, ws);
+      for (int s = e.slot_begin; s < e.slot_end; ++s) K_[s].col(k) = ws.bodies[static_cast<std::size_t>(slot_body_[s])].dA;
+    }
+  }
+}
+
+void ConnectorSolver::assemble_and_factor() {
+  ldlt_.set_zero();
+  for (const Contribution& w : contributions_) {
+    const End& e = ends_[w.end];
+    const Mat6 block = G(e) * K_[w.slot];
+    const int r0 = row_offset_[w.I], c0 = row_offset_[w.J];
+    const int rows = rows_[w.I].rows, cols = rows_[w.J].rows;
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols && (w.I != w.J || j <= i); ++j) ldlt_.at(r0 + i, c0 + j) += block(i, j);
+  }
+  ldlt_.factor();
+}
+
+void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws) {
+  for (int b : attached_bodies_) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
+  for (int root : tree_roots_)
+    for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
+  for (const End& e : ends_) {
+    const int d = rows_[e.connector].rows;
+    Vec6 lambda = Vec6::Zero();
+    lambda.head(d) = Eigen::Map<const Eigen::VectorXd>(lambda_.data() + row_offset_[e.connector], d);
+    const Vec6 wrench = G(e).transpose() * lambda;
+    ws.bodies[static_cast<std::size_t>(e.body)].f_extra += wrench;
+    if (!e.second) wrench_Ao_A_[e.connector] = wrench;
+  }
+  for (int b : attached_bodies_) {
+    const Body& body = model.bodies[static_cast<std::size_t>(b)];
+    if (lone_vehicle(body)) ws.bodies[static_cast<std::size_t>(b)].dA.noalias() = body.M_inv_B * ws.bodies[static_cast<std::size_t>(b)].f_extra;
+  }
+  for (int root : tree_roots_) dynamics::articulated_response(model, root, ws);
+}
+
+void ConnectorSolver::correct_accelerations(const Model& model, dynamics::Workspace& ws) {
+  if (empty()) return;
+  for (std::size_t c = 0; c < rows_.size(); ++c) {
+    const model::Connector& con = model.connectors[c];
+    const dynamics::BodyState& A = ws.bodies[static_cast<std::size_t>(con.body_a)];
+    const dynamics::BodyState* B = con.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(con.body_b)] : nullptr;
+    ConnectorRows& r = rows_[c];
+    connector_rows(con, frequency_, A, B, r);
+    Vec6 residual = r.b - r.G_A * A.A_WB_B;  // b − A v̇_u (1)
+    if (B) residual -= r.G_B * B->A_WB_B;
+    std::copy(residual.data(), residual.data() + r.rows, rhs_.data() + row_offset_[c]);
+  }
+  compute_responses(model, ws);
+  assemble_and_factor();
+  ldlt_.solve(rhs_.data(), lambda_.data());
+  respond_to(model, ws);
+  for (int b : attached_bodies_) {
+    if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) ws.bodies[static_cast<std::size_t>(b)].A_WB_B += ws.bodies[static_cast<std::size_t>(b)].dA;
+  }
+  for (int root : tree_roots_) {
+    for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) {
+      dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
+      s.A_WB_B += s.dA;
+      if (model.bodies[static_cast<std::size_t>(b)].joint.dof() == 1) s.qdd += s.dqdd;
+    }
+  }
+}
+
+void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace& ws, double* x) {
+  if (empty()) return;
+  for (std::size_t c = 0; c < rows_.size(); ++c) {
+    for (int i = 0; i < rows_[c].rows; ++i) rhs_[row_offset_[c] + i] = -rows_[c].velocity_error[i];
+  }
+  ldlt_.solve(rhs_.data(), lambda_.data());
+  respond_to(model, ws);
+  auto add_velocity = [&](int b) {
+    const Body& body = model.bodies[static_cast<std::size_t>(b)];
+    const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
+    if (body.joint.type == model::JointType::free) Eigen::Map<Vec6>(x + body.v_offset) += s.dA;
+    else if (body.joint.dof() == 1) x[body.v_offset] += s.dqdd;
+  };
+  for (int b : attached_bodies_)
+    if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) add_velocity(b);
+  for (int root : tree_roots_)
+    for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) add_velocity(b);
+}
+
+}  // namespace uwsim::constraints

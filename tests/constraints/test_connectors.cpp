@@ -1,0 +1,338 @@
+// Connectors: Udwadia–Kalaba constraint forces against independent formulations (a fixed
+// joint, one edge fewer of a redundant loop), conservation laws and closed forms.
+#include <doctest/doctest.h>
+
+#include <Eigen/QR>
+
+#include "constraints/envelope_ldlt.h"
+#include "dynamics/kinematics.h"
+#include "dynamics/pipeline.h"
+#include "support/trees.h"
+
+using namespace uwsim;
+using JT = scenario::JointType;
+using spatial::Pose;
+using spatial::Vec3;
+using spatial::Vec6;
+
+namespace {
+
+std::vector<Pose> world_poses(const model::Model& model, const std::vector<double>& x) {
+  dynamics::Workspace ws(model);
+  dynamics::compute_kinematics(model, x.data(), ws);
+  std::vector<Pose> poses;
+  for (const auto& s : ws.bodies) poses.push_back(s.X_WB);
+  return poses;
+}
+
+double rotation_angle(const spatial::Mat3& R) {
+  return Eigen::AngleAxisd(R).angle();
+}
+
+scenario::ConnectorSpec connector(const std::string& name, const std::string& first, const std::string& second,
+                                  const Vec3& point, scenario::ConnectorType type = scenario::ConnectorType::rigid) {
+  scenario::ConnectorSpec c;
+  c.name = name;
+  c.first = first;
+  c.second = second;
+  c.point_B = point;
+  c.type = type;
+  return c;
+}
+
+scenario::ForceSpec push_on(const std::string& body, const Vec3& force, const Vec3& moment) {
+  scenario::ForceSpec f;
+  f.name = body;
+  f.body = body;
+  f.force = force;
+  f.moment = moment;
+  return f;
+}
+
+// Places `b` at X_ab from `a` and gives it the velocity of a point rigidly carried by a.
+void place_rigidly(const scenario::BodySpec& a, const Pose& X_ab, scenario::BodySpec& b) {
+  const spatial::Mat3 R_Wa = a.initial.q_WB.toRotationMatrix();
+  b.initial.p_WB_W = a.initial.p_WB_W + R_Wa * X_ab.p;
+  b.initial.q_WB = Eigen::Quaterniond(R_Wa * X_ab.R);
+  const Vec6 V_a = spatial::from_fossen_order(a.initial.nu_B);
+  b.initial.nu_B = spatial::to_fossen_order(spatial::motion_to_child(X_ab, V_a));
+}
+
+// Sample k's connector errors, by a fresh evaluation.
+std::pair<double, double> worst_violation(const test::Trajectory& tr) {
+  dynamics::Workspace ws(tr.model);
+  std::vector<double> xdot(tr.x[0].size());
+  double distance = 0.0, angle = 0.0;
+  for (const auto& x : tr.x) {
+    dynamics::evaluate(tr.model, 0.0, x.data(), xdot.data(), ws);
+    for (std::size_t c = 0; c < tr.model.connectors.size(); ++c) {
+      distance = std::max(distance, ws.connectors.rows(c).distance);
+      angle = std::max(angle, ws.connectors.rows(c).angle);
+    }
+  }
+  return {distance, angle};
+}
+
+}  // namespace
+
+TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-inverse, redundant rows included") {
+  test::RandomBodies rnd(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    // A block-banded PSD W = B Bᵀ, rank-deficient when some rows of B repeat others.
+    const int blocks = 6, d = 3, n = blocks * d;
+    Eigen::MatrixXd B = Eigen::MatrixXd::Zero(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = std::max(0, (i / d - 1) * d); j < std::min(n, (i / d + 2) * d); ++j) B(i, j) = rnd.uniform(-1, 1);
+    if (trial % 2 == 1) {
+      B.row(4) = 0.5 * B.row(3) - 2.0 * B.row(5);  // dependent rows: W singular
+      B.row(10) = B.row(9);
+    }
+    const Eigen::MatrixXd W = B * B.transpose();
+    std::vector<int> first(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) first[i] = std::max(0, (i / d - 2) * d);
+    constraints::EnvelopeLdlt ldlt(first);
+    for (int i = 0; i < n; ++i)
+      for (int j = first[i]; j <= i; ++j) ldlt.at(i, j) = W(i, j);
+    ldlt.factor();
+    CHECK(ldlt.rank_deficiency() == (trial % 2 == 1 ? 2 : 0));
+    // A consistent right-hand side (in the range of W), as constraints give.
+    Eigen::VectorXd y(n);
+    for (int i = 0; i < n; ++i) y[i] = rnd.uniform(-1, 1);
+    const Eigen::VectorXd r = W * y;
+    Eigen::VectorXd lambda(n);
+    ldlt.solve(r.data(), lambda.data());
+    const Eigen::VectorXd expected = W.completeOrthogonalDecomposition().pseudoInverse() * r;
+    CHECK((lambda - expected).norm() <= 1e-8 * expected.norm());
+    CHECK((W * lambda - r).norm() <= 1e-10 * r.norm());
+  }
+}
+
+TEST_CASE("rigid connector: two vehicles move exactly like the same two joined by a fixed joint, for 20 s") {
+  test::RandomBodies rnd(11);
+  scenario::BodySpec a = rnd.body("a", 11.5), b = rnd.body("b", 4.0);
+  a.initial.nu_B << 0.3, -0.1, 0.05, 0.2, -0.3, 0.4;
+  a.initial.q_WB = Eigen::AngleAxisd(0.4, Vec3(1, 2, -1).normalized());
+  a.initial.p_WB_W = Vec3(1, -2, 3);
+  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
+  scenario::ForceSpec push = push_on("b", Vec3(5, -3, 2), Vec3::Zero());
+  push.point_B = Vec3(0.1, 0.2, -0.1), push.stop = 7.0;
+
+  scenario::Scenario welded = test::scenario_with({a, b}, 20.0, 1e-3, 10.0);
+  welded.environment.current_W = Vec3(0.2, -0.1, 0.05);
+  welded.joints = {weld};
+  welded.forces = {push};
+  const test::Trajectory one = test::simulate(welded);
+  REQUIRE(one.result.outcome == integrate::Outcome::completed);
+
+  scenario::Scenario joined = welded;
+  joined.joints.clear();
+  const Pose X_ab = one.model.bodies[1].joint.pose_in_parent(0.0);
+  place_rigidly(a, X_ab, joined.bodies[1]);
+  joined.connectors = {connector("bolt", "a", "b", Vec3(0.1, 0.05, -0.02))};
+  const test::Trajectory two = test::simulate(joined);
+  REQUIRE(two.result.outcome == integrate::Outcome::completed);
+  REQUIRE(two.t.size() == one.t.size());
+
+  double worst_p = 0.0, worst_R = 0.0;
+  for (std::size_t k = 0; k < one.t.size(); ++k) {
+    const auto P1 = world_poses(one.model, one.x[k]), P2 = world_poses(two.model, two.x[k]);
+    for (std::size_t i = 0; i < 2; ++i) {
+      worst_p = std::max(worst_p, (P1[i].p - P2[i].p).norm());
+      worst_R = std::max(worst_R, rotation_angle(P1[i].R.transpose() * P2[i].R));
+    }
+  }
+  MESSAGE("connector vs fixed joint over 20 s: ", worst_p, " m, ", worst_R, " rad");
+  CHECK(worst_p < 1e-7);
+  CHECK(worst_R < 1e-7);
+  // It moved: the comparison is not between two bodies at rest.
+  CHECK((world_poses(one.model, one.x.back())[0].p - a.initial.p_WB_W).norm() > 0.5);
+}
+
+TEST_CASE("rigid connectors: a redundant triangle moves like the same triangle with one edge removed") {
+  test::RandomBodies rnd(21);
+  std::vector<scenario::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
+  bodies[0].initial.nu_B << 0.2, 0.1, -0.1, 0.3, 0.2, -0.4;
+  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
+  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(-0.3, 0.1, 1.0)), Vec3(0.4, 0.3, 0.1)}, bodies[2]);
+  const scenario::ForceSpec push = push_on("c", Vec3(10, 4, -2), Vec3(0.5, 0, 1));
+  scenario::Scenario open = test::scenario_with(bodies, 10.0, 1e-3, 10.0);
+  open.forces = {push};
+  open.connectors = {connector("ab", "a", "b", Vec3(0, 0.3, 0)), connector("ac", "a", "c", Vec3(0.2, 0.15, 0))};
+  scenario::Scenario closed = open;
+  closed.connectors.push_back(connector("bc", "b", "c", Vec3(0.2, -0.15, 0)));
+
+  const test::Trajectory t_open = test::simulate(open), t_closed = test::simulate(closed);
+  REQUIRE(t_closed.result.outcome == integrate::Outcome::completed);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < t_open.t.size(); ++k)
+    for (std::size_t i = 0; i < t_open.x[k].size(); ++i) worst = std::max(worst, std::abs(t_open.x[k][i] - t_closed.x[k][i]));
+  MESSAGE("redundant triangle vs open chain: ", worst);
+  CHECK(worst < 1e-9);
+
+  // The loop shares the load among its three connectors: what each carries is the minimum-norm
+  // split, and together they still hold c exactly as the two of the open chain do.
+  dynamics::Workspace ws_open(t_open.model), ws_closed(t_closed.model);
+  std::vector<double> xdot(t_open.x[0].size());
+  dynamics::evaluate(t_open.model, 0.0, t_open.x.back().data(), xdot.data(), ws_open);
+  dynamics::evaluate(t_closed.model, 0.0, t_closed.x.back().data(), xdot.data(), ws_closed);
+  for (std::size_t body = 0; body < 3; ++body) CHECK((ws_open.bodies[body].A_WB_B - ws_closed.bodies[body].A_WB_B).norm() < 1e-9);
+  CHECK(ws_closed.connectors.wrench_on_first(2).norm() > 1e-3);
+}
+
+TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total momentum unchanged") {
+  test::RandomBodies rnd(31);
+  std::vector<scenario::BodySpec> bodies;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    scenario::BodySpec body = rnd.body(name, rnd.uniform(2.0, 12.0));
+    body.added_mass_B.setZero(), body.linear_damping.setZero(), body.quadratic_damping.setZero();
+    body.volume = 0.0;
+    body.initial.p_WB_W = rnd.vec3(2.0);
+    body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_rpy(rnd.vec3(1.0)));
+    bodies.push_back(body);
+  }
+  // a–b rigid, b–c ball, c–d rigid: the chain folds at the ball while it tumbles.
+  bodies[0].initial.nu_B << 0.5, -0.2, 0.1, 1.0, -0.7, 0.4;
+  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.2, 0, 0.4)), Vec3(0.5, 0.2, 0)}, bodies[1]);
+  place_rigidly(bodies[1], Pose{spatial::rotation_rpy(Vec3(0, 0.3, 0)), Vec3(0.4, 0, 0.1)}, bodies[2]);
+  place_rigidly(bodies[2], Pose{spatial::rotation_rpy(Vec3(0.5, 0, 0)), Vec3(0, 0.4, 0)}, bodies[3]);
+  bodies[2].initial.nu_B(3) += 2.0;  // c spins about the ball: projected at the start
+  bodies[3].initial.nu_B = Vec6::Zero();
+  scenario::Scenario s = test::scenario_with(bodies, 10.0, 1e-3, 10.0);
+  s.environment.gravity = 0.0;
+  // Momentum is nonlinear in q: integrate tightly so that the truncation error of a Runge–Kutta
+  // step (rk4 at 1 ms: ~1e-7 here) does not hide what the connector forces do.
+  s.simulation.integrator = scenario::IntegratorKind::dopri5;
+  s.simulation.abs_tol = s.simulation.rel_tol = 1e-13;
+  s.connectors = {connector("ab", "a", "b", Vec3(0.25, 0.1, 0)),
+                  connector("bc", "b", "c", Vec3(0.2, 0, 0.05), scenario::ConnectorType::ball),
+                  connector("cd", "c", "d", Vec3(0, 0.2, 0))};
+  const test::Trajectory tr = test::simulate(s);
+  REQUIRE(tr.result.outcome == integrate::Outcome::completed);
+  // The start projection is an internal impulse too: momentum is that of the initial state.
+  std::vector<double> x0 = tr.model.x0;
+  const Vec6 h0 = test::total_momentum(tr.model, x0);
+  double worst = 0.0;
+  for (const auto& x : tr.x) worst = std::max(worst, (test::total_momentum(tr.model, x) - h0).norm());
+  MESSAGE("momentum drift: ", worst, " of ", h0.norm());
+  CHECK(worst < 1e-9 * std::max(1.0, h0.norm()));
+  // It folded: the ball connector turned c relative to b.
+  const auto P_end = world_poses(tr.model, tr.x.back()), P_0 = world_poses(tr.model, tr.x.front());
+  CHECK(rotation_angle((P_end[1].R.transpose() * P_end[2].R).transpose() * (P_0[1].R.transpose() * P_0[2].R)) > 0.1);
+  const auto [distance, angle] = worst_violation(tr);
+  CHECK(distance < 1e-9);
+  CHECK(angle < 1e-9);
+}
+
+TEST_CASE("connectors: drift stays below 1e-8 m and 1e-8 rad over 600 s at 1 kHz RK4") {
+  test::RandomBodies rnd(41);
+  std::vector<scenario::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
+  bodies[0].initial.nu_B << 0.5, 0.1, -0.1, 0.6, 0.4, -0.8;
+  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
+  place_rigidly(bodies[1], Pose{spatial::rotation_rpy(Vec3(0.0, 0.0, 0.5)), Vec3(0.3, 0.3, 0.0)}, bodies[2]);
+  const scenario::ForceSpec push = push_on("c", Vec3(20, 4, -2), Vec3(2, -1, 3));
+  scenario::Scenario s = test::scenario_with(bodies, 600.0, 1e-3, 5.0);
+  s.environment.current_W = Vec3(0.3, 0.1, 0);
+  s.forces = {push};
+  s.connectors = {connector("ab", "a", "b", Vec3(0, 0.3, 0)),
+                  connector("bc", "b", "c", Vec3(0.15, 0.15, 0), scenario::ConnectorType::ball)};
+  const test::Trajectory tr = test::simulate(s);
+  REQUIRE(tr.result.outcome == integrate::Outcome::completed);
+  const auto [distance, angle] = worst_violation(tr);
+  MESSAGE("600 s drift: ", distance, " m, ", angle, " rad");
+  CHECK(distance < 1e-8);
+  CHECK(angle < 1e-8);
+}
+
+TEST_CASE("ball connector: a body hung from the world swings with the physical-pendulum period") {
+  // A ball joint at the origin, the body's CG a distance L below it; small swings in a vacuum:
+  // T = 2π √(I_pivot / (m g L)), I_pivot = I_cg + m L² (spherical pendulum, small amplitude,
+  // with the (1 + θ₀²/16) amplitude correction).
+  scenario::BodySpec bob = test::plain_body("bob");
+  const double L = 0.7, m = bob.mass, theta0 = 0.05;
+  bob.volume = 0.0;
+  bob.p_BoBcm_B = Vec3(0, 0, L);
+  bob.initial.q_WB = Eigen::AngleAxisd(theta0, Vec3::UnitX());
+  scenario::Scenario s = test::scenario_with({bob}, 20.0, 1e-3, 1000.0);
+  s.connectors = {connector("hook", "bob", "world", Vec3::Zero(), scenario::ConnectorType::ball)};
+  const test::Trajectory tr = test::simulate(s);
+  REQUIRE(tr.result.outcome == integrate::Outcome::completed);
+  std::vector<double> crossings;
+  const auto roll = [&](std::size_t k) { return tr.quaternion(k)[1]; };
+  for (std::size_t k = 1; k < tr.t.size(); ++k)
+    if (roll(k - 1) < 0.0 && roll(k) >= 0.0)
+      crossings.push_back(tr.t[k - 1] + (tr.t[k] - tr.t[k - 1]) * roll(k - 1) / (roll(k - 1) - roll(k)));
+  REQUIRE(crossings.size() >= 5);
+  const double period = (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+  const double I_pivot = bob.inertia_Bcm_B(0, 0) + m * L * L;
+  const double expected = 2.0 * M_PI * std::sqrt(I_pivot / (m * s.environment.gravity * L)) * (1.0 + theta0 * theta0 / 16.0);
+  CHECK(period == doctest::Approx(expected).epsilon(2e-5));
+  // The ball point stays at the origin.
+  for (std::size_t k = 0; k < tr.t.size(); k += 100) CHECK(tr.position(k).norm() < 1e-9);
+}
+
+TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoyancy, and the moment about the point") {
+  scenario::BodySpec body = test::plain_body("crate");
+  body.volume = 0.004;  // B < W
+  body.p_BoBcm_B = Vec3(0.1, -0.05, 0.2);
+  body.p_BoBcb_B = Vec3(-0.05, 0.0, 0.1);
+  body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_rpy(Vec3(0.3, -0.2, 0.8)));
+  const Vec3 point(0.2, 0.1, -0.3);
+  scenario::Scenario s = test::scenario_with({body}, 2.0);
+  s.connectors = {connector("hook", "crate", "world", point)};
+  const model::Model model = model::build_model(s);
+  dynamics::Workspace ws(model);
+  std::vector<double> xdot(model.x0.size());
+  dynamics::evaluate(model, 0.0, model.x0.data(), xdot.data(), ws);
+  const spatial::Mat3 R_WB = body.initial.q_WB.toRotationMatrix();
+  const double W = body.mass * 9.81, B = 1000.0 * 9.81 * body.volume;
+  const Vec3 weight_B = R_WB.transpose() * Vec3(0, 0, W), buoyancy_B = R_WB.transpose() * Vec3(0, 0, -B);
+  const Vec6 wrench = ws.connectors.wrench_on_first(0);
+  const Vec3 force = spatial::linear(wrench);
+  const Vec3 moment_at_point = spatial::angular(wrench) - point.cross(force);
+  CHECK((force + weight_B + buoyancy_B).norm() < 1e-9 * W);
+  const Vec3 gravity_moment = (body.p_BoBcm_B - point).cross(weight_B) + (body.p_BoBcb_B - point).cross(buoyancy_B);
+  CHECK((moment_at_point + gravity_moment).norm() < 1e-9 * W);
+  // At rest: the Baumgarte terms see only rounding (ω² · 1e-16 m ≈ 1e-11 m/s²).
+  CHECK(Eigen::Map<const Vec6>(xdot.data() + model.bodies[0].v_offset).norm() < 1e-10);
+}
+
+TEST_CASE("rigid connector on an arm link: a vehicle held by an arm moves like the same vehicle welded to the link") {
+  test::RandomBodies rnd(51);
+  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
+  base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
+  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
+  shoulder.initial_velocity = 0.5;
+  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
+  scenario::Scenario welded = test::scenario_with({base, link, held}, 10.0, 1e-3, 10.0);
+  welded.joints = {shoulder, weld};
+  const test::Trajectory one = test::simulate(welded);
+  REQUIRE(one.result.outcome == integrate::Outcome::completed);
+
+  // Same system, the held vehicle free and bolted to the link by a connector; its start pose
+  // and velocity from the welded model's kinematics.
+  scenario::Scenario bolted = welded;
+  bolted.joints = {shoulder};
+  {
+    dynamics::Workspace ws(one.model);
+    dynamics::compute_kinematics(one.model, one.model.x0.data(), ws);
+    const dynamics::BodyState& h = ws.bodies[2];
+    scenario::BodySpec& free_held = bolted.bodies[2];
+    free_held.initial.p_WB_W = h.X_WB.p;
+    free_held.initial.q_WB = Eigen::Quaterniond(h.X_WB.R);
+    free_held.initial.nu_B = spatial::to_fossen_order(h.motion.V_WB_B);
+  }
+  bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
+  const test::Trajectory two = test::simulate(bolted);
+  REQUIRE(two.result.outcome == integrate::Outcome::completed);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < one.t.size(); ++k) {
+    const auto P1 = world_poses(one.model, one.x[k]), P2 = world_poses(two.model, two.x[k]);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int j = two.model.body_index(one.model.bodies[i].name);
+      worst = std::max({worst, (P1[i].p - P2[static_cast<std::size_t>(j)].p).norm(),
+                        rotation_angle(P1[i].R.transpose() * P2[static_cast<std::size_t>(j)].R)});
+    }
+  }
+  MESSAGE("connector on a link vs fixed joint: ", worst);
+  CHECK(worst < 1e-7);
+}
