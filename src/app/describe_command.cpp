@@ -244,6 +244,7 @@ int describe_result(const std::string& path, std::FILE* out) {
   print_field(out, "samples:", samples_text(t, time_readable));
   print_entities(out, "bodies", entity_names(datasets, "/bodies/"));
   print_entities(out, "joints", entity_names(datasets, "/joints/"));
+  if (const auto connectors = entity_names(datasets, "/connectors/"); !connectors.empty()) print_entities(out, "connectors", connectors);
   if (const auto text = root("scenario"); !text)
     std::fprintf(out, "scenario text: none (no root attribute 'scenario')\n");
   else if (*text == "?")

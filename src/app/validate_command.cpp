@@ -17,8 +17,11 @@ int validate_scenarios(const std::vector<std::string>& paths, const std::vector<
       const model::Model model = model::build_model(scenario);  // what `run` would build next
       if (!quiet) {
         const std::size_t bodies = model.bodies.size(), joints = scenario.joints.size();
-        std::printf("%s: valid (%zu %s, %zu %s, %d degrees of freedom)\n", path.c_str(), bodies,
-                    bodies == 1 ? "body" : "bodies", joints, joints == 1 ? "joint" : "joints", model.nv);
+        int constrained = 0;  // rows of the connectors (redundant ones included)
+        for (const model::Connector& c : model.connectors) constrained += c.rows();
+        std::printf("%s: valid (%zu %s, %zu %s, %zu %s, %d velocity coordinates, %d connector rows)\n", path.c_str(),
+                    bodies, bodies == 1 ? "body" : "bodies", joints, joints == 1 ? "joint" : "joints",
+                    model.connectors.size(), model.connectors.size() == 1 ? "connector" : "connectors", model.nv, constrained);
       }
     } catch (const scenario::ScenarioError& error) {
       for (const scenario::Diagnostic& d : error.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());

@@ -112,7 +112,8 @@ std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
   return order;
 }
 
-// Every body's pose in the world for the state x.
+}  // namespace
+
 std::vector<Pose> world_poses(const Model& model, const std::vector<double>& x) {
   std::vector<Pose> X_WB(model.bodies.size());
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
@@ -128,6 +129,8 @@ std::vector<Pose> world_poses(const Model& model, const std::vector<double>& x) 
   }
   return X_WB;
 }
+
+namespace {
 
 Connector build_connector(const scenario::ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
   Connector c;

@@ -54,6 +54,17 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
                                "applied joint effort (torque or force), after saturation; without friction, damping and limit forces");
     joints_.push_back(j);
   }
+  for (const model::Connector& c : model.connectors) {
+    const std::string group = "/connectors/" + c.name + "/";
+    ConnectorSeries series;
+    series.wrench = file.add_series(group + "wrench", 6, "N, N m",
+                                    "force and moment the connector applies to its first body, at the connection point, in that body's frame",
+                                    {"Fx", "Fy", "Fz", "Mx", "My", "Mz"});
+    series.violation = file.add_series(group + "violation", 2, "m, rad",
+                                       "distance between the connection points and relative attitude error (0 for ball connectors)",
+                                       {"position", "angle"});
+    connectors_.push_back(series);
+  }
 }
 
 void Recorder::on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
@@ -82,6 +93,17 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     file_.append(j.velocity, x + body.v_offset);
     file_.append(j.acceleration, xdot + body.v_offset);
     file_.append(j.effort, &ws.bodies[j.body].tau);
+  }
+  for (std::size_t c = 0; c < connectors_.size(); ++c) {
+    // Moved from the first body's origin to the connection point: n_K = n_Ao − p_AK × f.
+    const Vec6& F_Ao_A = ws.connectors.wrench_on_first(c);
+    const spatial::Vec3 f = spatial::linear(F_Ao_A);
+    const spatial::Vec3 n = spatial::angular(F_Ao_A) - model_.connectors[c].p_AK_A.cross(f);
+    const double wrench[6] = {f.x(), f.y(), f.z(), n.x(), n.y(), n.z()};
+    file_.append(connectors_[c].wrench, wrench);
+    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const double violation[2] = {rows.distance, rows.angle};
+    file_.append(connectors_[c].violation, violation);
   }
   file_.sync();
 }

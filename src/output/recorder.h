@@ -6,6 +6,10 @@
 //   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
 //   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
 //   /joints/<joint>/position, velocity, acceleration, effort   (N)  rad or m, …, N m or N
+//   /connectors/<connector>/wrench     (N×6)  [Fx Fy Fz Mx My Mz], N and N m: what the connector
+//                                             applies to its first body, at the connection
+//                                             point, in that body's frame
+//   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
 // Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
 // the dynamics here and only here.
 #pragma once
@@ -37,6 +41,10 @@ class Recorder : public integrate::SampleSink {
   Hdf5File::SeriesId time_;
   std::vector<BodySeries> bodies_;
   std::vector<JointSeries> joints_;
+  struct ConnectorSeries {
+    Hdf5File::SeriesId wrench, violation;
+  };
+  std::vector<ConnectorSeries> connectors_;
   std::vector<spatial::Quat> last_quaternion_;  // per body, for sign continuity
 };
 

@@ -213,7 +213,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   }
   Mapping m(reader, self,
             {"name", "description", "environment", "simulation", "bodies", "joints",
-             "manipulators", "forces"});
+             "manipulators", "forces", "connectors"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
@@ -239,6 +239,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   s.bodies = std::move(assembly.bodies);
   s.joints = std::move(assembly.joints);
   s.forces = read_forces(reader, m.get("forces"), s.bodies);
+  s.connectors = read_connectors(reader, m.get("connectors"), s);
   return s;
 }
 

@@ -138,6 +138,8 @@ std::string interval(double lower, double upper) {
   return "[" + to_text(lower) + ", " + to_text(upper) + "]";
 }
 
+}  // namespace
+
 // "no body named 'x'; did you mean 'y'? (bodies: 'a', 'b'; or 'world')"
 std::string unknown_body(const std::string& name, const std::vector<std::string>& known,
                          bool world_allowed) {
@@ -149,8 +151,6 @@ std::string unknown_body(const std::string& name, const std::vector<std::string>
   if (world_allowed) message += std::string("; or '") + kWorld + "'";
   return message + ")";
 }
-
-}  // namespace
 
 const std::vector<std::string>& joint_keys() {
   static const std::vector<std::string> keys = {

@@ -86,6 +86,15 @@ void read_joints(Reader& reader, const Field& field, Assembly& out);
 // orders the bodies depth-first (see load_scenario.h) and the joints as their children.
 void connect(Reader& reader, Assembly& assembly);
 
+// "no body named 'x'; did you mean 'y'? (bodies: 'a', 'b'; or 'world')"
+std::string unknown_body(const std::string& name, const std::vector<std::string>& known,
+                         bool world_allowed);
+
+// read_connectors.cpp
+// Reads the connectors between the bodies read so far; with no problem reported before it,
+// also checks that a connector's relative_pose agrees with the bodies' initial poses.
+std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, const Scenario& scenario);
+
 // read_manipulators.cpp
 // Expands each manipulator into bodies `<name>/<link>` and joints `<name>/<joint>`.
 void read_manipulators(Reader& reader, const Field& field, const EnvironmentSpec& env,

@@ -4,6 +4,8 @@
 //   - a BlueROV2-sized vehicle with a 4-joint arm (10 DOF),
 //   - a 9-body, 8-joint swimming manipulator (14 DOF),
 //   - floating chains of 5, 10, 20, 50 links, with the fitted growth exponent,
+//   - N = 2, 10, 50 BlueROV2 modules in a row, each rigidly joined to the next by a connector
+//     (MuJoCo 2.2.2, soft welds in a vacuum: ≈ 13, 100, 630 µs per RK4 step, growth N^1.1),
 // every link with full hydrodynamics (6×6 added mass in the inertia, damping, weight, buoyancy).
 // Models mirror ../shared/bench/mujoco/gen_models.py (uvms, usm) so the figures compare with
 // MuJoCo 2.2.2's on this machine kind: ≈ 11 µs (UVMS, vacuum), 24 µs (USM) per RK4 step.
@@ -122,6 +124,45 @@ scenario::Scenario usm() {  // Sverdrup-Thygeson et al. 2018 Table II: 9 bodies,
   return s;
 }
 
+// n BlueROV2 modules 0.5 m apart along x, each pushed, each bolted to the next at the midpoint
+// (gen_models.py's modules_weld, here with hydrodynamics on every module).
+scenario::Scenario modules(int n) {
+  scenario::Scenario s;
+  s.name = "modules";
+  for (int k = 0; k < n; ++k) {
+    scenario::BodySpec rov = bluerov2();
+    rov.name = numbered("mod", k);
+    rov.initial.p_WB_W = Eigen::Vector3d(0.5 * k, 0, 0);
+    s.bodies.push_back(rov);
+    scenario::ForceSpec push;
+    push.name = rov.name;
+    push.body = rov.name;
+    push.force = Eigen::Vector3d(10.0, 0.0, 0.0);
+    push.moment = Eigen::Vector3d(0.0, 0.0, k % 2 ? 1.0 : -1.0);
+    s.forces.push_back(push);
+    if (k == 0) continue;
+    scenario::ConnectorSpec bolt;
+    bolt.name = numbered("bolt", k);
+    bolt.first = numbered("mod", k - 1);
+    bolt.second = rov.name;
+    bolt.point_B = Eigen::Vector3d(0.25, 0, 0);
+    s.connectors.push_back(bolt);
+  }
+  return s;
+}
+
+// Least-squares slope of log(y) against log(x).
+double growth_exponent(const std::vector<double>& x, const std::vector<double>& y) {
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mean_x += std::log(x[i]) / x.size(), mean_y += std::log(y[i]) / y.size();
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (std::log(x[i]) - mean_x) * (std::log(y[i]) - mean_y);
+    sxx += (std::log(x[i]) - mean_x) * (std::log(x[i]) - mean_x);
+  }
+  return sxy / sxx;
+}
+
 bench::Timing report(const scenario::Scenario& scenario, const char* label) {
   const model::Model model = model::build_model(scenario);
   integrate::Settings settings;
@@ -139,20 +180,19 @@ bench::Timing report(const scenario::Scenario& scenario, const char* label) {
 int main() {
   report(uvms(), "vehicle + 4-joint arm (UVMS)");
   report(usm(), "swimming manipulator (USM)");
-  std::vector<double> log_n, log_t;
+  std::vector<double> links, times;
   for (int n : {5, 10, 20, 50}) {
     const std::string label = "floating chain, " + std::to_string(n) + " links";
-    const bench::Timing t = report(chain("chain", n, 0.03, 0.1), label.c_str());
-    log_n.push_back(std::log(n));
-    log_t.push_back(std::log(t.step_without_output_us));
+    links.push_back(n);
+    times.push_back(report(chain("chain", n, 0.03, 0.1), label.c_str()).step_without_output_us);
   }
-  // Least-squares slope of log(time) against log(links).
-  const double mean_n = (log_n[0] + log_n[1] + log_n[2] + log_n[3]) / 4, mean_t = (log_t[0] + log_t[1] + log_t[2] + log_t[3]) / 4;
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < log_n.size(); ++i) {
-    sxy += (log_n[i] - mean_n) * (log_t[i] - mean_t);
-    sxx += (log_n[i] - mean_n) * (log_n[i] - mean_n);
+  std::printf("RK4 step time grows as links^%.2f (1.0 = linear)\n", growth_exponent(links, times));
+  std::vector<double> vehicles, module_times;
+  for (int n : {2, 10, 50}) {
+    const std::string label = std::to_string(n) + " modules, rigid connectors";
+    vehicles.push_back(n);
+    module_times.push_back(report(modules(n), label.c_str()).step_without_output_us);
   }
-  std::printf("RK4 step time grows as links^%.2f (1.0 = linear)\n", sxy / sxx);
+  std::printf("RK4 step time grows as modules^%.2f (MuJoCo 2.2.2 welds: 1.1)\n", growth_exponent(vehicles, module_times));
   return 0;
 }

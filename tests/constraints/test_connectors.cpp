@@ -17,7 +17,7 @@ using spatial::Vec6;
 
 namespace {
 
-std::vector<Pose> world_poses(const model::Model& model, const std::vector<double>& x) {
+std::vector<Pose> poses_at(const model::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   std::vector<Pose> poses;
@@ -135,7 +135,7 @@ TEST_CASE("rigid connector: two vehicles move exactly like the same two joined b
 
   double worst_p = 0.0, worst_R = 0.0;
   for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = world_poses(one.model, one.x[k]), P2 = world_poses(two.model, two.x[k]);
+    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
     for (std::size_t i = 0; i < 2; ++i) {
       worst_p = std::max(worst_p, (P1[i].p - P2[i].p).norm());
       worst_R = std::max(worst_R, rotation_angle(P1[i].R.transpose() * P2[i].R));
@@ -145,7 +145,7 @@ TEST_CASE("rigid connector: two vehicles move exactly like the same two joined b
   CHECK(worst_p < 1e-7);
   CHECK(worst_R < 1e-7);
   // It moved: the comparison is not between two bodies at rest.
-  CHECK((world_poses(one.model, one.x.back())[0].p - a.initial.p_WB_W).norm() > 0.5);
+  CHECK((poses_at(one.model, one.x.back())[0].p - a.initial.p_WB_W).norm() > 0.5);
 }
 
 TEST_CASE("rigid connectors: a redundant triangle moves like the same triangle with one edge removed") {
@@ -216,7 +216,7 @@ TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total
   MESSAGE("momentum drift: ", worst, " of ", h0.norm());
   CHECK(worst < 1e-9 * std::max(1.0, h0.norm()));
   // It folded: the ball connector turned c relative to b.
-  const auto P_end = world_poses(tr.model, tr.x.back()), P_0 = world_poses(tr.model, tr.x.front());
+  const auto P_end = poses_at(tr.model, tr.x.back()), P_0 = poses_at(tr.model, tr.x.front());
   CHECK(rotation_angle((P_end[1].R.transpose() * P_end[2].R).transpose() * (P_0[1].R.transpose() * P_0[2].R)) > 0.1);
   const auto [distance, angle] = worst_violation(tr);
   CHECK(distance < 1e-9);
@@ -326,7 +326,7 @@ TEST_CASE("rigid connector on an arm link: a vehicle held by an arm moves like t
   REQUIRE(two.result.outcome == integrate::Outcome::completed);
   double worst = 0.0;
   for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = world_poses(one.model, one.x[k]), P2 = world_poses(two.model, two.x[k]);
+    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
     for (std::size_t i = 0; i < 3; ++i) {
       const int j = two.model.body_index(one.model.bodies[i].name);
       worst = std::max({worst, (P1[i].p - P2[static_cast<std::size_t>(j)].p).norm(),
