@@ -84,7 +84,7 @@ TEST_CASE("pid: velocity-mode PI on an inertia matches its analytic step respons
   CHECK(deviation[0] / deviation[1] == doctest::Approx(2.0).epsilon(0.1));
 }
 
-TEST_CASE("pid: zero-order hold at 100 Hz holds between samples; stage evaluations do not advance it") {
+TEST_CASE("pid: zero-order hold at 100 Hz holds between samples and stage evaluations do not advance it") {
   const double T = 0.01, h = 1e-3;
   Pid pid({.kp = 2.0, .ki = 1.0, .kd = 0.3, .sample_period = T});
   Inertia x{.J = 0.05};
@@ -200,7 +200,7 @@ TEST_CASE("pid: paper 004's torque filter τ_{n+1} = a τ_n + (1−a) τ_ff + τ
   CHECK(plain.output() == doctest::Approx(ff + kp * e));
 }
 
-TEST_CASE("pid: rejects negative gains, a bad period and a filter coefficient outside [0, 1)") {
+TEST_CASE("pid: rejects negative gains, a bad period and a filter coefficient a outside 0 ≤ a < 1") {
   CHECK_THROWS(Pid({.kp = -1.0}));
   CHECK_THROWS(Pid({.sample_period = 0.0}));
   CHECK_THROWS(Pid({.torque_filter = 1.0}));
