@@ -17,6 +17,8 @@
 // wrapped Euler-angle differences (no gimbal lock or 2π jumps), and the derivative acts on the
 // body-frame velocity error (3) rather than on η̇. For small errors both agree to first order.
 // No integral action (Table 4 is a PD); no restoring-force compensation.
+// Sampling: the derivative term alone is stable as a sampled loop only for T·K_D/I < 2; Table 4's
+// K_D = 100 on the BlueROV2's I = 0.16 kg m² (pole 625 rad/s) needs T < 3.2 ms, 1 ms in the tests.
 #pragma once
 
 #include <limits>
