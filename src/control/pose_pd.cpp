@@ -1,0 +1,51 @@
+// References: [LeonGonzalez2024] Fig. 10, Table 4. Equation numbers (1)–(5): pose_pd.h.
+#include "control/pose_pd.h"
+
+#include <stdexcept>
+
+#include "control/attitude_error.h"
+
+namespace uwsim::control {
+
+using spatial::Mat3;
+using spatial::Vec6;
+
+PoseError pose_error(const PoseSetpoint& sp, const VehicleState& x) {
+  const Mat3 R_WB = spatial::rotation_from_quaternion(x.q_WB.normalized());
+  PoseError err;
+  err.e_B.head<3>() = R_WB.transpose() * (sp.p_WBd_W - x.p_WBo_W);  // (1)
+  err.e_B.tail<3>() = attitude_error(x.q_WB, sp.q_WBd);              // (2)
+  err.e_rate_B.head<3>() = R_WB.transpose() * sp.v_WBd_W - x.nu.head<3>();  // (3)
+  err.e_rate_B.tail<3>() = R_WB.transpose() * sp.w_WBd_W - x.nu.tail<3>();
+  return err;
+}
+
+Vec6 pose_pd_wrench(const PosePdSettings& s, const PoseError& err) {
+  const Vec6 tau = s.kp.cwiseProduct(err.e_B) + s.kd.cwiseProduct(err.e_rate_B);  // (4)
+  return tau.cwiseMax(-s.limit).cwiseMin(s.limit);                                // (5)
+}
+
+PosePd::PosePd(const PosePdSettings& settings)
+    : settings_(settings), clock_(settings.sample_period) {
+  if (!(settings.kp.minCoeff() >= 0.0) || !(settings.kd.minCoeff() >= 0.0))
+    throw std::invalid_argument("PosePd: gains must be >= 0");
+  if (!(settings.limit.minCoeff() >= 0.0))
+    throw std::invalid_argument("PosePd: limits must be >= 0");
+}
+
+bool PosePd::update(double t, const PoseSetpoint& setpoint, const VehicleState& state) {
+  if (!clock_.due(t)) return false;
+  const PoseError err = pose_error(setpoint, state);
+  tau_B_ = pose_pd_wrench(settings_, err);
+  error_B_ = err.e_B;
+  clock_.advance(t);
+  return true;
+}
+
+void PosePd::reset() {
+  clock_.reset();
+  tau_B_.setZero();
+  error_B_.setZero();
+}
+
+}  // namespace uwsim::control

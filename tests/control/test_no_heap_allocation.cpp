@@ -1,0 +1,77 @@
+// The controllers and the allocation run in the step path: they must not allocate. This file
+// counts calls to malloc (which Eigen and operator new both end in) while the counter is armed,
+// by interposing malloc for the test program and forwarding to glibc's own __libc_malloc.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <random>
+
+#include "actuation/linear_actuator.h"
+#include "control/damped_least_squares.h"
+#include "control/pid.h"
+#include "control/pose_pd.h"
+#include "control/thrust_allocation.h"
+#include "spatial/rotation.h"
+
+extern "C" void* __libc_malloc(std::size_t size);
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<long> allocations{0};
+}  // namespace
+
+extern "C" void* malloc(std::size_t size) {
+  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+
+using namespace uwsim;
+
+TEST_CASE("control and actuation: no heap allocation per call") {
+  // The counter itself works: a dynamic-size Eigen matrix allocates.
+  std::mt19937 rng(1);
+  counting = true;
+  const Eigen::MatrixXd probe = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(rng() % 5 + 3), 3, 1.0);
+  counting = false;
+  REQUIRE(allocations.load() > 0);
+  REQUIRE(probe.sum() > 0);
+
+  std::normal_distribution<double> n;
+  control::ConfigurationMatrix T(6, 8);
+  for (int j = 0; j < 8; ++j)
+    T.col(j) = control::thruster_column(spatial::Vec3(n(rng), n(rng), n(rng)),
+                                        spatial::Vec3(n(rng), n(rng), n(rng)));
+  const control::ColumnVector lower = control::ColumnVector::Constant(8, -1.0);
+  const control::ColumnVector upper = control::ColumnVector::Constant(8, 1.0);
+  control::WideMatrix<3> J3(3, 7);
+  J3.setRandom();
+  control::WideMatrix<6> J6(6, 10);
+  J6.setRandom();
+  const control::JointVector w_inv = control::JointVector::Constant(10, 0.5);
+  control::Pid pid({.kp = 1, .ki = 1, .kd = 1, .sample_period = 0.01, .output_limit = 2});
+  control::PosePd pose_pd({});
+  actuation::LinearActuator actuator;
+  actuator.motor = {.torque_constant = 0.1, .gear_ratio = 50, .rotor_inertia = 1e-5};
+  actuator.lever = {.l1 = 0.073, .l2 = 0.537, .angle_offset = 0.2, .pitch = 0.002};
+  const spatial::Vec6 w(1, 2, 3, 0.1, 0.2, 0.3);
+
+  double sink = 0.0;
+  allocations = 0;
+  counting = true;
+  for (int k = 0; k < 3; ++k) {
+    const control::AllocationResult r = control::allocate_thrust(T, w, 0.1 * k, lower, upper);
+    sink += r.thrust.sum() + control::allocate_unsaturated(T, w, 0.0).sum();
+    sink += control::damped_least_squares_step(J3, spatial::Vec3(1, 2, 3), 0.01 * k).sum();
+    sink += control::damped_least_squares_step(J6, w, 0.01 * k, w_inv).sum();
+    pid.update(0.01 * k, {.setpoint = 1.0, .position = 0.1 * k});
+    control::VehicleState x;
+    x.q_WB = spatial::quaternion_from_euler_zyx(0.1, 0.2, 0.3 * k);
+    pose_pd.update(0.01 * k, {}, x);
+    sink += pid.output() + pose_pd.output().sum();
+    sink += actuation::linear_actuator_actuation(actuator, 1.0, 0.1 * k, 0.2).torque(0.2, 1e-3);
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(std::isfinite(sink));
+}
