@@ -85,32 +85,29 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
     a.erase(std::unique(a.begin(), a.end()), a.end());
   }
   order_ = reverse_cuthill_mckee(adjacent);
-  std::vector<int> position(n);
-  row_offset_.assign(n, 0);
-  int rows = 0;
+  position_.assign(n, 0);
+  for (std::size_t I = 0; I < n; ++I) position_[static_cast<std::size_t>(order_[I])] = static_cast<int>(I);
+  std::vector<int> block_size(n), first_block(n);
   for (std::size_t I = 0; I < n; ++I) {
     const int c = order_[I];
-    position[c] = static_cast<int>(I);
-    row_offset_[c] = rows;
-    rows += model.connectors[c].rows();
+    block_size[I] = model.connectors[static_cast<std::size_t>(c)].rows();
+    first_block[I] = static_cast<int>(I);
+    for (int d : adjacent[static_cast<std::size_t>(c)]) first_block[I] = std::min(first_block[I], position_[static_cast<std::size_t>(d)]);
   }
-  std::vector<int> first_column(static_cast<std::size_t>(rows));
-  for (std::size_t c = 0; c < n; ++c) {
-    int first = row_offset_[c];
-    for (int d : adjacent[c]) first = std::min(first, row_offset_[d]);
-    for (int i = 0; i < model.connectors[c].rows(); ++i) first_column[row_offset_[c] + i] = first;
-  }
-  ldlt_ = EnvelopeLdlt(first_column);
-  rhs_.assign(static_cast<std::size_t>(rows), 0.0);
-  lambda_.assign(static_cast<std::size_t>(rows), 0.0);
+  ldlt_ = EnvelopeLdlt(block_size, first_block);
+  row_offset_.assign(n, 0);
+  for (std::size_t c = 0; c < n; ++c) row_offset_[c] = ldlt_.offset(position_[c]);
+  rhs_.assign(static_cast<std::size_t>(ldlt_.size()), 0.0);
+  lambda_.assign(static_cast<std::size_t>(ldlt_.size()), 0.0);
 
   // W(I, J) = Σ over ends e of I and f of J on a common tree of G_e K_f(body of e), I ≥ J.
   for (std::size_t ei = 0; ei < ends_.size(); ++ei) {
     const End& e = ends_[ei];
     for (const End& f : ends_) {
-      if (position[e.connector] < position[f.connector] || root_of(e.body) != root_of(f.body)) continue;
+      const int I = position_[static_cast<std::size_t>(e.connector)], J = position_[static_cast<std::size_t>(f.connector)];
+      if (I < J || root_of(e.body) != root_of(f.body)) continue;
       for (int s = f.slot_begin; s < f.slot_end; ++s)
-        if (slot_body_[s] == e.body) contributions_.push_back({e.connector, f.connector, static_cast<int>(ei), s});
+        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s});
     }
   }
 }
@@ -134,15 +131,10 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
 }
 
 void ConnectorSolver::assemble_and_factor() {
+  // G rows past a connector's own and K columns past the other's are zero: the blocks come
+  // out zero-padded as the factorisation wants them.
   ldlt_.set_zero();
-  for (const Contribution& w : contributions_) {
-    const End& e = ends_[w.end];
-    const Mat6 block = G(e) * K_[w.slot];
-    const int r0 = row_offset_[w.I], c0 = row_offset_[w.J];
-    const int rows = rows_[w.I].rows, cols = rows_[w.J].rows;
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols && (w.I != w.J || j <= i); ++j) ldlt_.at(r0 + i, c0 + j) += block(i, j);
-  }
+  for (const Contribution& w : contributions_) ldlt_.block(w.I, w.J).noalias() += G(ends_[w.end]) * K_[w.slot];
   ldlt_.factor();
 }
 

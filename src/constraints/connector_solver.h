@@ -63,7 +63,7 @@ class ConnectorSolver {
     int slot_begin = 0;         // K slots for this end: one per attachment of its tree
     int slot_end = 0;
   };
-  struct Contribution {         // W(I, J) += G_e K[slot] (block rows of I, columns of J)
+  struct Contribution {         // W(I, J) += G_e K[slot], I ≥ J positions in the ordering
     int I = 0, J = 0, end = 0, slot = 0;
   };
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
@@ -78,6 +78,7 @@ class ConnectorSolver {
   std::vector<int> attached_bodies_;    // every body with a connector end, once
   std::vector<Contribution> contributions_;
   std::vector<int> order_;              // position → connector
+  std::vector<int> position_;           // connector → position: its block of W
   std::vector<int> row_offset_;         // connector → its first row in W
   EnvelopeLdlt ldlt_;
   double frequency_ = 0.0;

@@ -7,114 +7,145 @@
 
 namespace uwsim::constraints {
 
-EnvelopeLdlt::EnvelopeLdlt(std::vector<int> first_column, double rank_tolerance)
-    : first_(std::move(first_column)), rank_tolerance_(rank_tolerance) {
-  const int n = size();
-  start_.resize(static_cast<std::size_t>(n));
-  int offset = 0;
-  for (int i = 0; i < n; ++i) {
-    if (first_[i] < 0 || first_[i] > i) throw std::invalid_argument("EnvelopeLdlt: first column out of range");
-    start_[i] = offset;
-    offset += i - first_[i] + 1;
+EnvelopeLdlt::EnvelopeLdlt(std::vector<int> block_size, std::vector<int> first_block, double rank_tolerance)
+    : size_(std::move(block_size)), first_(std::move(first_block)), rank_tolerance_(rank_tolerance) {
+  const std::size_t n = size_.size();
+  if (first_.size() != n) throw std::invalid_argument("EnvelopeLdlt: one first block per block row");
+  offset_.resize(n);
+  start_.resize(n);
+  int blocks = 0, widest = 0;
+  for (std::size_t I = 0; I < n; ++I) {
+    if (size_[I] < 1 || size_[I] > 6) throw std::invalid_argument("EnvelopeLdlt: blocks have 1 to 6 rows");
+    if (first_[I] < 0 || first_[I] > static_cast<int>(I)) throw std::invalid_argument("EnvelopeLdlt: first block out of range");
+    offset_[I] = rows_;
+    rows_ += size_[I];
+    start_[I] = blocks;
+    blocks += static_cast<int>(I) - first_[I] + 1;
+    widest = std::max(widest, static_cast<int>(I) - first_[I] + 1);
   }
-  values_.assign(static_cast<std::size_t>(offset), 0.0);
-  diagonal_.assign(static_cast<std::size_t>(n), 0.0);
-  dropped_.reserve(static_cast<std::size_t>(n));
-  coeff_.assign(static_cast<std::size_t>(n), 0.0);
+  blocks_.assign(static_cast<std::size_t>(blocks), Mat6::Zero());
+  pivots_.assign(n, Vec6::Zero());
+  diagonal_.assign(n, Vec6::Zero());
+  t_.assign(static_cast<std::size_t>(widest), Mat6::Zero());
+  work_.assign(n, Vec6::Zero());
+  dropped_.reserve(static_cast<std::size_t>(rows_));
 }
 
-void EnvelopeLdlt::set_zero() { std::fill(values_.begin(), values_.end(), 0.0); }
+void EnvelopeLdlt::set_zero() {
+  for (Mat6& b : blocks_) b.setZero();
+}
+
+// (2): S = L D Lᵀ by scalar LDLᵀ of the d×d block, dropping dependent rows; padding rows get a
+// unit diagonal and a zero pivot.
+void EnvelopeLdlt::factor_diagonal(int I, Mat6& S) {
+  const int d = size_[static_cast<std::size_t>(I)];
+  Vec6& D = pivots_[static_cast<std::size_t>(I)];
+  const Vec6& W_ii = diagonal_[static_cast<std::size_t>(I)];
+  D.setZero();
+  for (int j = 0; j < d; ++j) {
+    double p = S(j, j);
+    for (int k = 0; k < j; ++k) p -= S(j, k) * S(j, k) * D[k];
+    const bool dropped = !(p > rank_tolerance_ * W_ii[j]);
+    D[j] = dropped ? 0.0 : p;
+    if (dropped) dropped_.push_back(offset_[static_cast<std::size_t>(I)] + j);
+    for (int i = j + 1; i < d; ++i) {
+      double s = S(i, j);
+      for (int k = 0; k < j; ++k) s -= S(i, k) * S(j, k) * D[k];
+      S(i, j) = dropped ? 0.0 : s / D[j];
+    }
+  }
+  // Unit lower triangle, zero above; padding rows and columns of an identity.
+  for (int j = 0; j < 6; ++j) {
+    for (int i = 0; i < j; ++i) S(i, j) = 0.0;
+    S(j, j) = 1.0;
+    if (j >= d)
+      for (int i = j + 1; i < 6; ++i) S(i, j) = 0.0;
+  }
+}
 
 void EnvelopeLdlt::factor() {
-  const int n = size();
   dropped_.clear();
-  for (int i = 0; i < n; ++i) {
-    double* row_i = values_.data() + start_[i] - first_[i];  // row_i[j] = entry (i, j)
-    diagonal_[i] = row_i[i];
-    // (1): off-diagonal entries of row i, left to right; each uses the finished rows j < i.
-    for (int j = first_[i]; j < i; ++j) {
-      const double* row_j = values_.data() + start_[j] - first_[j];
-      const double d_j = row_j[j];
-      if (d_j == 0.0) {  // row j was dropped: its column of L is zero
-        row_i[j] = 0.0;
-        continue;
-      }
-      double s = row_i[j];
-      for (int k = std::max(first_[i], first_[j]); k < j; ++k) {
-        const double* row_k = values_.data() + start_[k] - first_[k];
-        s -= row_i[k] * row_k[k] * row_j[k];
-      }
-      row_i[j] = s / d_j;
+  const int n = static_cast<int>(size_.size());
+  for (int I = 0; I < n; ++I) {
+    const int fI = first_[static_cast<std::size_t>(I)];
+    for (int J = fI; J < I; ++J) {  // (1)
+      Mat6 T = block(I, J);
+      for (int K = std::max(fI, first_[static_cast<std::size_t>(J)]); K < J; ++K)
+        T.noalias() -= t_[static_cast<std::size_t>(K - fI)] * block(J, K).transpose();
+      // T L_JJ⁻ᵀ: solve X L_JJᵀ = T column by column, X_j = T_j − Σ_{k<j} X_k L_jk.
+      const Mat6& L_JJ = block(J, J);
+      for (int j = 1; j < 6; ++j)
+        for (int k = 0; k < j; ++k) T.col(j) -= L_JJ(j, k) * T.col(k);
+      t_[static_cast<std::size_t>(J - fI)] = T;
+      const Vec6& D = pivots_[static_cast<std::size_t>(J)];
+      Mat6& L = block(I, J);
+      for (int j = 0; j < 6; ++j) L.col(j) = D[j] == 0.0 ? Vec6::Zero() : Vec6(T.col(j) / D[j]);
     }
-    double d = row_i[i];
-    for (int k = first_[i]; k < i; ++k) {
-      const double* row_k = values_.data() + start_[k] - first_[k];
-      d -= row_i[k] * row_i[k] * row_k[k];
-    }
-    if (!(d > rank_tolerance_ * diagonal_[i])) {  // dependent row (or W_ii = 0): drop it
-      d = 0.0;
-      dropped_.push_back(i);
-    }
-    row_i[i] = d;
+    Mat6& S = block(I, I);  // only its lower triangle is read
+    diagonal_[static_cast<std::size_t>(I)] = S.diagonal();
+    for (int K = fI; K < I; ++K) S.noalias() -= t_[static_cast<std::size_t>(K - fI)] * block(I, K).transpose();
+    factor_diagonal(I, S);
   }
 }
 
-void EnvelopeLdlt::solve_lower(double* y) const {
-  for (int i = 0; i < size(); ++i) {
-    const double* row_i = values_.data() + start_[i] - first_[i];
-    double s = y[i];
-    for (int k = first_[i]; k < i; ++k) s -= row_i[k] * y[k];
-    y[i] = s;
+void EnvelopeLdlt::solve_lower(Vec6* y) const {
+  for (std::size_t I = 0; I < size_.size(); ++I) {
+    for (int J = first_[I]; J < static_cast<int>(I); ++J) y[I].noalias() -= block(static_cast<int>(I), J) * y[J];
+    const Mat6& L = block(static_cast<int>(I), static_cast<int>(I));
+    for (int i = 1; i < 6; ++i)
+      for (int k = 0; k < i; ++k) y[I][i] -= L(i, k) * y[I][k];
   }
 }
 
-void EnvelopeLdlt::solve_upper(double* x) const {
-  for (int i = size() - 1; i >= 0; --i) {
-    const double* row_i = values_.data() + start_[i] - first_[i];
-    const double xi = x[i];
-    for (int k = first_[i]; k < i; ++k) x[k] -= row_i[k] * xi;
+void EnvelopeLdlt::solve_upper(Vec6* x) const {
+  for (std::size_t I = size_.size(); I-- > 0;) {
+    const Mat6& L = block(static_cast<int>(I), static_cast<int>(I));
+    for (int i = 4; i >= 0; --i)
+      for (int k = i + 1; k < 6; ++k) x[I][i] -= L(k, i) * x[I][k];
+    for (int J = first_[I]; J < static_cast<int>(I); ++J) x[J].noalias() -= block(static_cast<int>(I), J).transpose() * x[I];
   }
 }
 
 void EnvelopeLdlt::solve(const double* r, double* lambda) {
-  const int n = size();
-  if (lambda != r) std::copy(r, r + n, lambda);
-  solve_lower(lambda);
-  for (int i = 0; i < n; ++i) {
-    const double d = values_[static_cast<std::size_t>(start_[i] + i - first_[i])];
-    lambda[i] = d == 0.0 ? 0.0 : lambda[i] / d;
+  const std::size_t n = size_.size();
+  for (std::size_t I = 0; I < n; ++I) {
+    work_[I].setZero();
+    for (int i = 0; i < size_[I]; ++i) work_[I][i] = r[offset_[I] + i];
   }
-  solve_upper(lambda);
-  if (!dropped_.empty()) remove_null_space(lambda);
+  solve_lower(work_.data());
+  for (std::size_t I = 0; I < n; ++I)
+    for (int i = 0; i < 6; ++i) work_[I][i] = pivots_[I][i] == 0.0 ? 0.0 : work_[I][i] / pivots_[I][i];
+  solve_upper(work_.data());
+  if (!dropped_.empty()) remove_null_space(work_.data());
+  for (std::size_t I = 0; I < n; ++I)
+    for (int i = 0; i < size_[I]; ++i) lambda[offset_[I] + i] = work_[I][i];
 }
 
-void EnvelopeLdlt::remove_null_space(double* lambda) {
-  const std::size_t n = static_cast<std::size_t>(size());
-  const std::size_t m = dropped_.size();
+void EnvelopeLdlt::remove_null_space(Vec6* lambda) {
+  const std::size_t blocks = size_.size(), m = dropped_.size();
   // Grows only when a larger rank deficiency than ever before appears.
-  if (null_.size() < n * m) null_.resize(n * m);
-  if (gram_.size() < m * m) gram_.resize(m * m);
+  if (null_.size() < blocks * m) null_.resize(blocks * m);
+  if (gram_.size() < m * m) gram_.resize(m * m), coeff_.resize(m);
   for (std::size_t c = 0; c < m; ++c) {  // n_c = L⁻ᵀ e_k
-    double* v = null_.data() + c * n;
-    std::fill(v, v + n, 0.0);
-    v[dropped_[c]] = 1.0;
+    Vec6* v = null_.data() + c * blocks;
+    std::fill(v, v + blocks, Vec6::Zero());
+    const int row = dropped_[c];
+    const std::size_t I = static_cast<std::size_t>(std::upper_bound(offset_.begin(), offset_.end(), row) - offset_.begin() - 1);
+    v[I][row - offset_[I]] = 1.0;
     solve_upper(v);
   }
-  // coeff = (Nᵀ N)⁻¹ Nᵀ λ with Nᵀ N by Cholesky: the n_c are columns of the invertible L⁻ᵀ,
+  auto dot = [&](const Vec6* a, const Vec6* b) {
+    double s = 0.0;
+    for (std::size_t I = 0; I < blocks; ++I) s += a[I].dot(b[I]);
+    return s;
+  };
+  // coeff = (Nᵀ N)⁻¹ Nᵀ λ, with Nᵀ N by Cholesky: the n_c are columns of the invertible L⁻ᵀ,
   // so independent, and Nᵀ N is positive definite.
   for (std::size_t a = 0; a < m; ++a) {
-    const double* va = null_.data() + a * n;
-    double s = 0.0;
-    for (std::size_t i = 0; i < n; ++i) s += va[i] * lambda[i];
-    coeff_[a] = s;
-    for (std::size_t b = 0; b <= a; ++b) {
-      const double* vb = null_.data() + b * n;
-      double g = 0.0;
-      for (std::size_t i = 0; i < n; ++i) g += va[i] * vb[i];
-      gram_[a * m + b] = g;
-    }
+    coeff_[a] = dot(null_.data() + a * blocks, lambda);
+    for (std::size_t b = 0; b <= a; ++b) gram_[a * m + b] = dot(null_.data() + a * blocks, null_.data() + b * blocks);
   }
-  for (std::size_t j = 0; j < m; ++j) {  // in-place Cholesky of the lower triangle
+  for (std::size_t j = 0; j < m; ++j) {
     double d = gram_[j * m + j];
     for (std::size_t k = 0; k < j; ++k) d -= gram_[j * m + k] * gram_[j * m + k];
     gram_[j * m + j] = std::sqrt(d);
@@ -124,7 +155,7 @@ void EnvelopeLdlt::remove_null_space(double* lambda) {
       gram_[i * m + j] = s / gram_[j * m + j];
     }
   }
-  for (std::size_t i = 0; i < m; ++i) {  // forward, then backward substitution
+  for (std::size_t i = 0; i < m; ++i) {
     double s = coeff_[i];
     for (std::size_t k = 0; k < i; ++k) s -= gram_[i * m + k] * coeff_[k];
     coeff_[i] = s / gram_[i * m + i];
@@ -134,10 +165,8 @@ void EnvelopeLdlt::remove_null_space(double* lambda) {
     for (std::size_t k = i + 1; k < m; ++k) s -= gram_[k * m + i] * coeff_[k];
     coeff_[i] = s / gram_[i * m + i];
   }
-  for (std::size_t c = 0; c < m; ++c) {
-    const double* v = null_.data() + c * n;
-    for (std::size_t i = 0; i < n; ++i) lambda[i] -= coeff_[c] * v[i];
-  }
+  for (std::size_t c = 0; c < m; ++c)
+    for (std::size_t I = 0; I < blocks; ++I) lambda[I] -= coeff_[c] * null_[c * blocks + I];
 }
 
 }  // namespace uwsim::constraints

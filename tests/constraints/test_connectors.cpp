@@ -78,21 +78,29 @@ std::pair<double, double> worst_violation(const test::Trajectory& tr) {
 TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-inverse, redundant rows included") {
   test::RandomBodies rnd(3);
   for (int trial = 0; trial < 20; ++trial) {
-    // A block-banded PSD W = B Bᵀ, rank-deficient when some rows of B repeat others.
-    const int blocks = 6, d = 3, n = blocks * d;
+    // Block-banded PSD W = B Bᵀ with blocks of 6 and 3 rows, rank-deficient when some rows
+    // of B repeat others.
+    const std::vector<int> sizes = {6, 3, 6, 6, 3, 6};
+    std::vector<int> offset = {0};
+    for (int d : sizes) offset.push_back(offset.back() + d);
+    const int blocks = static_cast<int>(sizes.size()), n = offset.back();
+    auto block_of = [&](int i) { return static_cast<int>(std::upper_bound(offset.begin(), offset.end(), i) - offset.begin()) - 1; };
     Eigen::MatrixXd B = Eigen::MatrixXd::Zero(n, n);
     for (int i = 0; i < n; ++i)
-      for (int j = std::max(0, (i / d - 1) * d); j < std::min(n, (i / d + 2) * d); ++j) B(i, j) = rnd.uniform(-1, 1);
+      for (int j = 0; j < n; ++j)
+        if (std::abs(block_of(i) - block_of(j)) <= 1 && block_of(j) >= block_of(i)) B(i, j) = rnd.uniform(-1, 1);
+    B.diagonal().array() += 3.0;  // well conditioned, unless rows are made dependent below
     if (trial % 2 == 1) {
       B.row(4) = 0.5 * B.row(3) - 2.0 * B.row(5);  // dependent rows: W singular
-      B.row(10) = B.row(9);
+      B.row(16) = B.row(15);
     }
     const Eigen::MatrixXd W = B * B.transpose();
-    std::vector<int> first(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) first[i] = std::max(0, (i / d - 2) * d);
-    constraints::EnvelopeLdlt ldlt(first);
-    for (int i = 0; i < n; ++i)
-      for (int j = first[i]; j <= i; ++j) ldlt.at(i, j) = W(i, j);
+    std::vector<int> first(static_cast<std::size_t>(blocks));
+    for (int I = 0; I < blocks; ++I) first[I] = std::max(0, I - 1);
+    constraints::EnvelopeLdlt ldlt(sizes, first);
+    for (int I = 0; I < blocks; ++I)
+      for (int J = first[I]; J <= I; ++J)
+        ldlt.block(I, J).topLeftCorner(sizes[I], sizes[J]) = W.block(offset[I], offset[J], sizes[I], sizes[J]);
     ldlt.factor();
     CHECK(ldlt.rank_deficiency() == (trial % 2 == 1 ? 2 : 0));
     // A consistent right-hand side (in the range of W), as constraints give.
