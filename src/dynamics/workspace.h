@@ -30,8 +30,12 @@ struct BodyState {
 };
 
 struct Workspace {
-  explicit Workspace(const model::Model& model) : bodies(model.bodies.size()) {}
+  explicit Workspace(const model::Model& model)
+      : bodies(model.bodies.size()), inputs(model.inputs.channels.size()),
+        thrusters(model.thrusters.size()) {}
   std::vector<BodyState> bodies;
+  std::vector<double> inputs;                         // value of each channel, model order
+  std::vector<actuation::ThrusterState> thrusters;    // command, shaft speed, thrust
 };
 
 }  // namespace uwsim::dynamics
