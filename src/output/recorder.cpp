@@ -60,7 +60,10 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
   for (const actuation::Thruster& t : model.thrusters) {
     const std::string group = "/thrusters/" + t.name + "/";
     ThrusterSeries ts{};
-    ts.command = file.add_series(group + "command", 1, "1", "thruster command after its command limits, in the unit its map takes");
+    const int channel = t.command.channel;
+    const std::string& units = channel >= 0 ? model.inputs.channels[static_cast<std::size_t>(channel)].units : std::string();
+    ts.command = file.add_series(group + "command", 1, units.empty() ? "1" : units,
+                                 "thruster command after its command limits, in the unit its map takes");
     ts.has_shaft_speed = t.has_shaft_speed();
     if (ts.has_shaft_speed)
       ts.shaft_speed = file.add_series(group + "shaft_speed", 1, "rad/s", "propeller shaft speed (after the spin-up lag)");
