@@ -14,9 +14,10 @@ namespace uwsim::scenario {
 std::vector<InputSpec> read_inputs(Reader& reader, const Field& field);
 // The channel names a scenario's inputs define (in file order).
 std::vector<std::string> channel_names(const std::vector<InputSpec>& inputs);
-// A table written as rows [x, y] with x strictly increasing (at least `min_rows` rows).
+// A table written as rows [x, y] with x strictly increasing (at least `min_rows` rows);
+// x_name and y_name name the columns in messages ("time (s)", "value").
 std::optional<inputs::Table> read_rows(Reader& reader, const Field& field, std::size_t min_rows,
-                                       std::string_view x_unit, std::string_view y_unit);
+                                       std::string_view x_name, std::string_view y_name);
 
 // read_actuation.cpp
 // A command: a number (a constant), or the name of a channel in `channels`.

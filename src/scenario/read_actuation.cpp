@@ -63,8 +63,8 @@ void read_thrust_table(Reader& r, const Field& f, actuation::Thruster& t) {
     r.error(f, "expected 'forward' and/or 'reverse' rows [command, N]");
     return;
   }
-  const auto fwd = forward.present() ? read_rows(r, forward, 1, "command", "N") : std::nullopt;
-  const auto rev = reverse.present() ? read_rows(r, reverse, 1, "command", "N") : std::nullopt;
+  const auto fwd = forward.present() ? read_rows(r, forward, 1, "command", "thrust (N)") : std::nullopt;
+  const auto rev = reverse.present() ? read_rows(r, reverse, 1, "command", "thrust (N)") : std::nullopt;
   if ((forward.present() && !fwd) || (reverse.present() && !rev)) return;
   auto check_sign = [&](const Field& at, const inputs::Table& table, double sign, const char* what) {
     for (std::size_t k = 0; k < table.y.size(); ++k) {
@@ -103,7 +103,7 @@ void read_shaft_speed(Reader& r, const Field& f, actuation::Thruster& t) {
   if (table.present()) {
     for (const char* key : {"neutral", "dead_band"})
       if (m.has(key)) r.error(m.get(key), "goes with 'power_law', not with 'table'");
-    if (auto rows = read_rows(r, table, 2, "command", "rad/s")) t.speed_table = *rows;
+    if (auto rows = read_rows(r, table, 2, "command", "shaft speed (rad/s)")) t.speed_table = *rows;
     t.speed_from_table = true;
     return;
   }

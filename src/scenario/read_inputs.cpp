@@ -142,7 +142,7 @@ inputs::Channel read_channel(Reader& r, const Field& item, std::map<std::string,
     case ChannelKind::constant: m.read("value", c.value, Sign::any, "", true); break;
     case ChannelKind::step: {
       m.read("initial", c.value, Sign::any, "");
-      if (auto t = read_rows(r, m.require("steps"), 1, "s", "")) c.table = *t;
+      if (auto t = read_rows(r, m.require("steps"), 1, "time (s)", "value")) c.table = *t;
       break;
     }
     case ChannelKind::ramp:
@@ -152,7 +152,7 @@ inputs::Channel read_channel(Reader& r, const Field& item, std::map<std::string,
       m.read("to", c.to, Sign::any, "", true);
       break;
     case ChannelKind::piecewise_linear:
-      if (auto t = read_rows(r, m.require("points"), 1, "s", "")) c.table = *t;
+      if (auto t = read_rows(r, m.require("points"), 1, "time (s)", "value")) c.table = *t;
       read_interpolation(r, m, c);
       break;
     case ChannelKind::sine:
@@ -240,10 +240,16 @@ void check_operands(Reader& r, std::vector<InputSpec>& specs, const std::vector<
 
 std::optional<inputs::Table> read_rows(Reader& r, const Field& field, std::size_t min_rows,
                                        std::string_view x_unit, std::string_view y_unit) {
+  // x_unit and y_unit name the columns in messages ("time (s)", "value").
   auto rows = r.sequence(field);
   if (!rows) return std::nullopt;
   if (rows->size() < min_rows) {
-    r.error(field, "expected at least " + std::to_string(min_rows) + " rows [x, y], got " + std::to_string(rows->size()));
+    std::string message = "expected at least " + std::to_string(min_rows) + " rows [";
+    message += x_unit;
+    message += ", ";
+    message += y_unit;
+    message += "], got " + std::to_string(rows->size());
+    r.error(field, message);
     return std::nullopt;
   }
   inputs::Table table;
@@ -259,7 +265,9 @@ std::optional<inputs::Table> read_rows(Reader& r, const Field& field, std::size_
       message += x_unit;
       message += ", ";
       message += y_unit;
-      message += "] with the first value increasing strictly, got ";
+      message += "] with the ";
+      message += x_unit;
+      message += " increasing strictly, got ";
       message += to_text((*xy)[0]);
       message += " after ";
       message += to_text(table.x.back());
