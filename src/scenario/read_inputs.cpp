@@ -127,7 +127,9 @@ inputs::Channel read_channel(Reader& r, const Field& item, std::map<std::string,
   if (!m.ok()) return c;
   const Field name = m.require("name");
   if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
-    if (s->find_first_of("0123456789+-.") == 0)
+    if (s->find('/') != std::string::npos)
+      r.error(name, "expected a name without '/' (each channel is one dataset /inputs/<name>), got '" + *s + "'");
+    else if (s->find_first_of("0123456789+-.") == 0)
       r.error(name, "expected a name that does not start like a number (commands may be numbers), got '" + *s + "'");
     else if (auto [it, fresh] = names.emplace(*s, item.path); !fresh)
       r.error(name, "duplicate input name '" + *s + "' (also " + it->second + ")");
