@@ -68,3 +68,19 @@ TEST_CASE("a command is a number or a channel name; a channel may not be named l
   const auto d = uwsim::test::diagnostics_of(base, {"inputs.pwm_held.name=1abc", "thrusters.t.input=pwm_linear"});
   CHECK(uwsim::test::all_text(d).find("does not start like a number") != std::string::npos);
 }
+
+TEST_CASE("a manipulator link's joint takes an effort actuator, a fixed joint none") {
+  const std::string uvms = std::string(UWSIM_SOURCE_DIR) + "/scenarios/uvms_four_arms.yaml";
+  const Scenario s = load_scenario(uvms, {"manipulators.arm1.links.0.joint.actuator={type: effort, input: 0.25}"});
+  int actuated = 0;
+  for (const JointSpec& j : s.joints) {
+    if (j.actuator.kind != uwsim::actuation::JointActuatorKind::effort) continue;
+    ++actuated;
+    CHECK(j.name == "arm1/joint1");
+    CHECK(j.actuator.input.constant == 0.25);
+  }
+  CHECK(actuated == 1);
+  const std::string tethered = std::string(UWSIM_TEST_DATA_DIR) + "/malformed/joint_fixed_with_effort.yaml";
+  const auto d = uwsim::test::diagnostics_of(tethered, {"joints.0.actuator={type: effort, input: 1.0}"});
+  CHECK(uwsim::test::all_text(d).find("'actuator' does not apply") != std::string::npos);
+}
