@@ -161,7 +161,6 @@ TEST_CASE("thruster: advance speed is the water speed through the disc, relative
   CHECK(ws.thrusters[0].thrust < 2e-4 * omega * omega);
 
   // Eq. 9 and the reaction torque: the thruster adds [p × f + k·f; f] to the body's wrench.
-  dynamics::Workspace without(m);
   model::Model bare = m;
   bare.thrusters.clear();
   dynamics::Workspace ws_bare(bare);
