@@ -9,6 +9,8 @@ For every body (or only the ones given with --body) it writes
 If the file has joints it also writes joints.png (position, velocity and effort of
 every joint; angles in degrees); when revolute (rad/deg) and prismatic joints are
 mixed, the prismatic ones go to joints_prismatic.png. --body does not affect joints.
+If the file has thrusters it writes thrusters.png (command, shaft speed where there is
+one, and thrust of every thruster); --body does not affect them either.
 A body / joint is any group directly holding a `position` dataset (bodies: or an
 `euler` / `velocity` one) at any depth below /bodies or /joints; its name is the path
 below that group (e.g. arm1/link2), with '/' written as '_' in PNG file names.
@@ -162,22 +164,23 @@ def file_name(name):
 RAD = re.compile(r"^rad(ians?)?(?=$|[/ ·*^])")
 
 
-def load_joint_series(joint, name, n):
+def load_joint_series(joint, name, n, degrees=True):
     """Return (values, display unit) of joints/<joint>/<name> (radians shown as degrees), or None."""
     ds = joint.get(name)
     if not isinstance(ds, h5py.Dataset) or ds.ndim < 1 or ds.shape[0] == 0 or ds.size != ds.shape[0]:
         return None
     data = np.asarray(ds[()], dtype=float).ravel()[:n]
     unit = text_attr(ds, "units").strip()
-    if RAD.match(unit):
+    if degrees and RAD.match(unit):
         return np.degrees(data), RAD.sub("deg", unit)
     return data, unit
 
 
 JOINT_PANELS = (("position", "position"), ("velocity", "velocity"), ("effort", "effort"))
+THRUSTER_PANELS = (("command", "command"), ("shaft_speed", "shaft speed"), ("thrust", "thrust"))
 
 
-def plot_joint_group(joints, t, tu, title, outfile, what):
+def plot_joint_group(joints, t, tu, title, outfile, what, panels=JOINT_PANELS, kind="joints"):
     """One figure: position / velocity / effort panels, a line per joint, legend on the right."""
     count = len(joints)
     ncol = 1 if count <= 12 else 2 if count <= 36 else 3
@@ -193,7 +196,7 @@ def plot_joint_group(joints, t, tu, title, outfile, what):
     colors = plt.get_cmap("tab10" if count <= 10 else "tab20").colors
     styles = ("-", "--", ":", "-.")
     handles = {}
-    for ax, (key, what_label) in zip(axes, JOINT_PANELS):
+    for ax, (key, what_label) in zip(axes, panels):
         units = []
         for k, (name, series) in enumerate(joints.items()):
             if series.get(key) is None:
@@ -213,7 +216,7 @@ def plot_joint_group(joints, t, tu, title, outfile, what):
     legend_ax.axis("off")
     legend_ax.legend([handles[n] for n in joints if n in handles], [n for n in joints if n in handles],
                      loc="upper left", bbox_to_anchor=(0.0, 1.0), borderaxespad=0.0, ncol=ncol,
-                     fontsize=font, title=f"joints ({count})", title_fontsize=font)
+                     fontsize=font, title=f"{kind} ({count})", title_fontsize=font)
     fig.suptitle(f"{title[0]} — {what}{title[1]}")
     fig.savefig(outfile, dpi=110)
     plt.close(fig)
@@ -241,6 +244,22 @@ def plot_joints(f, t, tu, title, outdir):
     if revolute or prismatic:
         return [plot_joint_group(revolute or prismatic, t, tu, title, os.path.join(outdir, "joints.png"), "joints")]
     return []
+
+
+def plot_thrusters(f, t, tu, title, outdir):
+    """Write thrusters.png (command, shaft speed, thrust of every thruster); return its path in a list."""
+    thrusters = {}
+    for name in find_members(f, "thrusters", ("thrust",)):
+        group = f["thrusters"][name]
+        series = {key: load_joint_series(group, key, len(t), degrees=False) for key, _ in THRUSTER_PANELS}
+        if series["thrust"] is None:
+            print(f"plot.py: warning: thruster {name}: thrust is empty or not 1-D, skipped", file=sys.stderr)
+            continue
+        thrusters[name] = series
+    if not thrusters:
+        return []
+    return [plot_joint_group(thrusters, t, tu, title, os.path.join(outdir, "thrusters.png"), "thrusters",
+                             THRUSTER_PANELS, "thrusters")]
 
 
 def plot_file(path, outdir=None, bodies=None):
@@ -271,7 +290,7 @@ def plot_file(path, outdir=None, bodies=None):
                     print(f"plot.py: warning: {body}/{name} missing or empty, skipped", file=sys.stderr)
                 elif out := plot_dataset(ds, name, t, tu, title, outdir, body):
                     written.append(out)
-        return written + plot_joints(f, t, tu, title, outdir)
+        return written + plot_joints(f, t, tu, title, outdir) + plot_thrusters(f, t, tu, title, outdir)
 
 
 def write_synthetic(path, n=500):
@@ -308,6 +327,12 @@ def write_synthetic(path, n=500):
                                            (q, qd, np.gradient(qd, t), effort), units):
                 ds = f.create_dataset(f"joints/{name}/{ds_name}", data=data)
                 ds.attrs.update(units=unit, description=f"{name} {ds_name}")
+        pwm = 1500 + 300 * (t > 10)
+        for name, leaves in (("rov/port", ("command", "shaft_speed", "thrust")), ("rov/starboard", ("command", "thrust"))):
+            for leaf, data, unit in zip(("command", "shaft_speed", "thrust"), (pwm, 0.9 * (pwm - 1500), 0.1 * (pwm - 1500)),
+                                        ("us", "rad/s", "N")):
+                if leaf in leaves:
+                    f.create_dataset(f"thrusters/{name}/{leaf}", data=data).attrs.update(units=unit, description=leaf)
 
 
 def selftest():
@@ -316,7 +341,7 @@ def selftest():
         path = os.path.join(tmp, "run.h5")
         write_synthetic(path)
         written = plot_file(path)
-        joints = [os.path.join(tmp, "run_plots", j) for j in ("joints.png", "joints_prismatic.png")]
+        joints = [os.path.join(tmp, "run_plots", j) for j in ("joints.png", "joints_prismatic.png", "thrusters.png")]
         expected = [os.path.join(tmp, "run_plots", f"{b}_{s}.png")
                     for b in ("auv", "rov", "arm1_link1", "arm1_link2")
                     for s in ("position", "attitude", "velocity")] + joints
@@ -325,11 +350,11 @@ def selftest():
         one = plot_file(path, os.path.join(tmp, "one"), ["arm1/link2"])
         ok = ok and sorted(os.path.basename(p) for p in one) == [
             "arm1_link2_attitude.png", "arm1_link2_position.png", "arm1_link2_velocity.png",
-            "joints.png", "joints_prismatic.png"]
+            "joints.png", "joints_prismatic.png", "thrusters.png"]
         # revolute joints only: everything in joints.png
         with h5py.File(path, "a") as f:
             del f["joints/slider"], f["bodies"]
-        ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == ["joints.png"]
+        ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == ["joints.png", "thrusters.png"]
         h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
         with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
             for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"]):

@@ -143,8 +143,8 @@ std::string padded(const std::string& text, std::size_t width) {
 
 // Names of the groups below `prefix` (e.g. "/bodies/") that directly hold a `position`
 // dataset. The walk is alphabetical (HDF5's name index; sim does not track creation order).
-std::vector<std::string> entity_names(const std::vector<DatasetInfo>& datasets, std::string_view prefix) {
-  constexpr std::string_view kLeaf = "/position";
+std::vector<std::string> entity_names(const std::vector<DatasetInfo>& datasets, std::string_view prefix,
+                                      std::string_view kLeaf = "/position") {
   std::vector<std::string> names;
   for (const DatasetInfo& d : datasets) {
     const std::string_view path = d.path;
@@ -244,6 +244,7 @@ int describe_result(const std::string& path, std::FILE* out) {
   print_field(out, "samples:", samples_text(t, time_readable));
   print_entities(out, "bodies", entity_names(datasets, "/bodies/"));
   print_entities(out, "joints", entity_names(datasets, "/joints/"));
+  if (const auto names = entity_names(datasets, "/thrusters/", "/thrust"); !names.empty()) print_entities(out, "thrusters", names);
   if (const auto connectors = entity_names(datasets, "/connectors/"); !connectors.empty()) print_entities(out, "connectors", connectors);
   if (const auto text = root("scenario"); !text)
     std::fprintf(out, "scenario text: none (no root attribute 'scenario')\n");

@@ -21,7 +21,7 @@ void articulate(const model::Model& model, const model::Body& body, const double
     const int k = body.joint.S_index;
     s.U = k >= 0 ? Vec6(s.IA.col(k)) : Vec6(s.IA * body.joint.S_C);
     s.D = k >= 0 ? s.U[k] : body.joint.S_C.dot(s.U);
-    s.tau = applied_effort(body.joint);
+    s.tau = applied_effort(body.joint, ws.inputs.data());
     s.tau_total = s.tau + passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
     s.u = s.tau_total - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));

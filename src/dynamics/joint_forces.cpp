@@ -5,8 +5,9 @@
 
 namespace uwsim::dynamics {
 
-double applied_effort(const model::Joint& joint) {
-  return std::clamp(joint.effort, -joint.max_effort, joint.max_effort);
+double applied_effort(const model::Joint& joint, const double* channel_values) {
+  const double effort = joint.effort + joint.actuator.effort(channel_values);
+  return std::clamp(effort, -joint.max_effort, joint.max_effort);
 }
 
 double friction_speed_scale(const model::Joint& joint, double D, double omega) {

@@ -1,7 +1,7 @@
 // Forces a joint applies along its axis besides those of the bodies: the applied effort, viscous
 // damping, Coulomb friction and the position limits.
 //
-// - Effort: the joint's `effort`, saturated to ±max_effort.
+// - Effort: the joint's `effort` plus its actuator's command, saturated to ±max_effort.
 // - Damping: −b·q̇.
 // - Coulomb friction, regularised so the right-hand side stays smooth for the integrator:
 //   −F_c·tanh(q̇ / ε): full friction above ~3ε, a steep viscous slope F_c/ε through zero.
@@ -22,7 +22,8 @@ namespace uwsim::dynamics {
 
 constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
-double applied_effort(const model::Joint& joint);
+// `channel_values`: the input channels of this evaluation (Workspace::inputs).
+double applied_effort(const model::Joint& joint, const double* channel_values);
 // Damping and friction; D and omega as for the limits.
 double passive_joint_force(const model::Joint& joint, double qd, double D, double omega);
 double friction_speed_scale(const model::Joint& joint, double D, double omega);  // ε

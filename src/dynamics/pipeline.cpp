@@ -2,6 +2,7 @@
 // [RBDA] Table 7.1; [Kolano] eq. 1–3 (added mass inside the inertia, not as a lagged force).
 #include "dynamics/pipeline.h"
 
+#include "dynamics/actuation_stage.h"
 #include "dynamics/articulated_body.h"
 #include "dynamics/kinematics.h"
 #include "spatial/rotation.h"
@@ -27,8 +28,9 @@ void accumulate_body_forces(const model::Model& model, double schedule_time, Wor
     if (!f.active_at(schedule_time)) continue;
     BodyState& s = ws.bodies[static_cast<std::size_t>(f.body)];
     const Mat3& R_WB = s.motion.R_WB;
-    const Vec3 force_B = f.in_world_frame ? Vec3(R_WB.transpose() * f.force) : f.force;
-    const Vec3 moment_B = f.in_world_frame ? Vec3(R_WB.transpose() * f.moment) : f.moment;
+    const double scale = f.input >= 0 ? ws.inputs[static_cast<std::size_t>(f.input)] : 1.0;
+    const Vec3 force_B = scale * (f.in_world_frame ? Vec3(R_WB.transpose() * f.force) : f.force);
+    const Vec3 moment_B = scale * (f.in_world_frame ? Vec3(R_WB.transpose() * f.moment) : f.moment);
     s.F_Bo_B += spatial::force_at_point(f.p_BoP_B, force_B) + spatial::make_spatial(moment_B, Vec3::Zero());
   }
 }
@@ -53,18 +55,31 @@ void write_derivatives(const model::Model& model, const double* x, const Workspa
 
 }  // namespace
 
+void compute_kinematics_and_forces(const model::Model& model, double t, double schedule_time,
+                                   const double* x, Workspace& ws) {
+  compute_kinematics(model, x, ws);
+  sample_inputs(model, t, schedule_time, ws);
+  accumulate_body_forces(model, schedule_time, ws);
+  add_thruster_wrenches(model, x, ws);
+}
+
 void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
                                    Workspace& ws) {
-  compute_kinematics(model, x, ws);
-  accumulate_body_forces(model, schedule_time, ws);
+  compute_kinematics_and_forces(model, schedule_time, schedule_time, x, ws);
+}
+
+void evaluate(const model::Model& model, double t, double schedule_time, const double* x,
+              double* xdot, Workspace& ws) {
+  compute_kinematics_and_forces(model, t, schedule_time, x, ws);
+  articulated_body_accelerations(model, x, ws);
+  ws.connectors.correct_accelerations(model, ws);
+  write_derivatives(model, x, ws, xdot);
+  write_actuator_rates(model, ws, xdot);
 }
 
 void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws) {
-  compute_kinematics_and_forces(model, schedule_time, x, ws);
-  articulated_body_accelerations(model, x, ws);
-  ws.connectors.correct_accelerations(model, ws);
-  write_derivatives(model, x, ws, xdot);
+  evaluate(model, schedule_time, schedule_time, x, xdot, ws);
 }
 
 void normalize_quaternions(const model::Model& model, double* x) {

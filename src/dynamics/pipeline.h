@@ -1,13 +1,15 @@
 // The derivative of the state: one fixed stage order per evaluation, the map of the simulator.
 //   1. kinematics      poses and velocities of every body, velocities relative to the water
+//   1b. inputs         every command channel at the evaluation time (actuation_stage.h)
 //   2. body forces     rigid-body and added-mass Coriolis, damping, weight and buoyancy,
-//                      applied wrenches — everything on a body that is not M·a
+//                      applied wrenches, thrusters — everything on a body that is not M·a
 //   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
 //                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
 //   3b. connectors     Udwadia–Kalaba correction of those accelerations [Nielsen2018 eq. 19–20]
 //                      (constraints/connector_solver.h)
-//   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, and the accelerations
-// The next issues add stages in place: inputs and controllers before 2, thrusters in 2.
+//   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, the accelerations, and the rates
+//                      of the actuator states
+// The next issues add stages in place: controllers after 1b.
 //
 // Attitude: free roots' quaternions are used normalised (q / |q|) in every evaluation, so q̇ is
 // tangent to the unit sphere and the norm changes only by integration error; the integrator
@@ -21,10 +23,16 @@ namespace uwsim::dynamics {
 // xdot = f(t, x). Applied forces are switched by their schedule at `schedule_time` (the start
 // of the current smooth segment; see integrate/driver.h), which keeps f smooth within a
 // segment even when a trial step overshoots a switching time.
+// Input channels are sampled at `t`; those that jump choose their branch by schedule_time.
+void evaluate(const model::Model& model, double t, double schedule_time, const double* x,
+              double* xdot, Workspace& ws);
+// The same with t = schedule_time.
 void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws);
 
 // Stages 1–2 alone: what inverse dynamics and the mass matrix need (rnea.h, crba.h).
+void compute_kinematics_and_forces(const model::Model& model, double t, double schedule_time,
+                                   const double* x, Workspace& ws);
 void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
                                    Workspace& ws);
 

@@ -10,8 +10,12 @@
 namespace uwsim::dynamics {
 
 struct Workspace {
-  explicit Workspace(const model::Model& model) : bodies(model.bodies.size()), connectors(model) {}
+  explicit Workspace(const model::Model& model)
+      : bodies(model.bodies.size()), inputs(model.inputs.channels.size()),
+        thrusters(model.thrusters.size()), connectors(model) {}
   std::vector<BodyState> bodies;
+  std::vector<double> inputs;                         // value of each channel, model order
+  std::vector<actuation::ThrusterState> thrusters;    // command, shaft speed, thrust
   constraints::ConnectorSolver connectors;
 };
 

@@ -20,13 +20,14 @@ namespace {
 // dynamics use q/‖q‖ in every evaluation, so a drift this small changes nothing.
 constexpr double kQuaternionDriftLimit = 1e-10;
 
-// The right-hand side as Odeint sees it, with the force schedule frozen for one segment.
+// The right-hand side as Odeint sees it, with the force schedule and the branches of jumping
+// input channels frozen for one segment.
 struct RightHandSide {
   const model::Model* model;
   dynamics::Workspace* workspace;
   double schedule_time;
-  void operator()(const StateVector& x, StateVector& xdot, double /*t*/) const {
-    dynamics::evaluate(*model, schedule_time, x.data(), xdot.data(), *workspace);
+  void operator()(const StateVector& x, StateVector& xdot, double t) const {
+    dynamics::evaluate(*model, t, schedule_time, x.data(), xdot.data(), *workspace);
   }
 };
 

@@ -2,6 +2,8 @@
 // [Nielsen2018] eq. 7 (the per-vehicle model); [RBDA] Sec. 4.4 (joint models, motion subspace).
 #include "model/build_model.h"
 
+#include "model/build_actuation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -181,6 +183,8 @@ std::vector<double> Model::discontinuities() const {
     if (f.start > 0.0) times.push_back(f.start);
     if (std::isfinite(f.stop)) times.push_back(f.stop);
   }
+  const std::vector<double> input_times = inputs.discontinuities();
+  times.insert(times.end(), input_times.begin(), input_times.end());
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   return times;
@@ -272,6 +276,7 @@ Model build_model(const scenario::Scenario& scenario) {
     force.stop = spec.stop;
     model.forces.push_back(force);
   }
+  build_actuation(scenario, model);
 
   // Connectors hold the relative pose of the start (or the one asked for), with the same
   // Baumgarte frequency as the joint limits: 20 steps per period.

@@ -11,6 +11,9 @@
 //                        [w, x, y, z]; v[b.v_offset + 0..5] = V_WB_B = [ω; v] in the body frame
 //   revolute/prismatic:  q[b.q_offset] = joint position (rad or m), v[b.v_offset] = its rate
 //   fixed:               no coordinates (q_offset = v_offset = −1)
+// and after [q; v] the actuator states a (na of them): a thruster with a spin-up time
+// constant holds its lagged shaft speed (propeller, rad/s) or thrust (table, linear; N) at
+// x[thruster.state_index]. So x = [q; v; a].
 #pragma once
 
 #include <cmath>
@@ -19,6 +22,9 @@
 #include <vector>
 
 #include "model/connector.h"
+#include "actuation/joint_actuator.h"
+#include "actuation/thruster.h"
+#include "inputs/input_set.h"
 #include "spatial/transform.h"
 
 namespace uwsim::model {
@@ -56,6 +62,7 @@ struct Joint {
   double damping = 0.0;       // viscous, ≥ 0
   double friction = 0.0;      // Coulomb, ≥ 0
   double effort = 0.0;        // constant applied torque or force
+  actuation::JointActuator actuator;  // adds its command to `effort` (then saturated)
 
   // X_PC(q) expanded once at build time (Rodrigues): with K = S(axis_J),
   //   R_PC = C0 + sin q·C1 + (1 − cos q)·C2,  Cₖ = R_PJ Kᵏ R_JC   (prismatic: C0 only)
@@ -104,6 +111,7 @@ struct AppliedForce {
   Vec3 moment = Vec3::Zero();
   double start = 0.0;
   double stop = std::numeric_limits<double>::infinity();
+  int input = -1;               // channel that scales force and moment, −1: none (scale 1)
 
   bool active_at(double t) const { return start <= t && t < stop; }
 };
@@ -113,8 +121,11 @@ struct Model {
   std::vector<Body> bodies;     // parents before children
   std::vector<AppliedForce> forces;
   std::vector<Connector> connectors;
+  inputs::InputSet inputs;     // command channels
+  std::vector<actuation::Thruster> thrusters;
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
+  int na = 0;                  // actuator states (after q and v)
   std::vector<double> x0;      // initial state [q; v]
   // Joint limits act as a critically damped spring on the joint's articulated inertia with
   // this natural frequency (rad/s), so the limit is equally stiff for any link.
@@ -123,12 +134,13 @@ struct Model {
   // frequency (rad/s): ë + 2ω ė + ω² e = 0 (constraints/connector_rows.h).
   double constraint_frequency = 2.0 * M_PI * 50.0;
 
-  int state_size() const { return nq + nv; }
+  int state_size() const { return nq + nv + na; }
   int body_index(const std::string& name) const;  // −1 if none
   // Joints whose viscous damping b is too stiff for an explicit step h: b·h / Sᵀ M S > 2, with
   // Sᵀ M S the link's own inertia along the joint (a lower bound of what the joint sees).
   std::vector<std::string> joints_with_stiff_damping(double step) const;
-  // Times at which the right-hand side jumps (forces switching): the integrator restarts there.
+  // Times at which the right-hand side jumps (forces switching, input channels jumping): the
+  // integrator restarts there.
   std::vector<double> discontinuities() const;
 };
 

@@ -54,6 +54,22 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
                                "applied joint effort (torque or force), after saturation; without friction, damping and limit forces");
     joints_.push_back(j);
   }
+  for (const inputs::Channel& c : model.inputs.channels)
+    inputs_.push_back(file.add_series("/inputs/" + c.name, 1, c.units.empty() ? "1" : c.units,
+                                      "input channel '" + c.name + "' at the sample time"));
+  for (const actuation::Thruster& t : model.thrusters) {
+    const std::string group = "/thrusters/" + t.name + "/";
+    ThrusterSeries ts{};
+    const int channel = t.command.channel;
+    const std::string& units = channel >= 0 ? model.inputs.channels[static_cast<std::size_t>(channel)].units : std::string();
+    ts.command = file.add_series(group + "command", 1, units.empty() ? "1" : units,
+                                 "thruster command after its command limits, in the unit its map takes");
+    ts.has_shaft_speed = t.has_shaft_speed();
+    if (ts.has_shaft_speed)
+      ts.shaft_speed = file.add_series(group + "shaft_speed", 1, "rad/s", "propeller shaft speed (after the spin-up lag)");
+    ts.thrust = file.add_series(group + "thrust", 1, "N", "thrust along the thruster axis, after saturation");
+    thrusters_.push_back(ts);
+  }
   for (const model::Connector& c : model.connectors) {
     const std::string group = "/connectors/" + c.name + "/";
     ConnectorSeries series;
@@ -93,6 +109,13 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     file_.append(j.velocity, x + body.v_offset);
     file_.append(j.acceleration, xdot + body.v_offset);
     file_.append(j.effort, &ws.bodies[j.body].tau);
+  }
+  for (std::size_t i = 0; i < inputs_.size(); ++i) file_.append(inputs_[i], &ws.inputs[i]);
+  for (std::size_t i = 0; i < thrusters_.size(); ++i) {
+    const actuation::ThrusterState& s = ws.thrusters[i];
+    file_.append(thrusters_[i].command, &s.command);
+    if (thrusters_[i].has_shaft_speed) file_.append(thrusters_[i].shaft_speed, &s.shaft_speed);
+    file_.append(thrusters_[i].thrust, &s.thrust);
   }
   for (std::size_t c = 0; c < connectors_.size(); ++c) {
     // Moved from the first body's origin to the connection point: n_K = n_Ao − p_AK × f.

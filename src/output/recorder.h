@@ -6,6 +6,9 @@
 //   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
 //   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
 //   /joints/<joint>/position, velocity, acceleration, effort   (N)  rad or m, …, N m or N
+//   /inputs/<channel>            (N)    the channel's value, in its declared units
+//   /thrusters/<thruster>/command, thrust (N)  command (after limits), N along the axis;
+//                                shaft_speed (N) rad/s, propeller models only
 //   /connectors/<connector>/wrench     (N×6)  [Fx Fy Fz Mx My Mz], N and N m: what the connector
 //                                             applies to its first body, at the connection
 //                                             point, in that body's frame
@@ -36,8 +39,14 @@ class Recorder : public integrate::SampleSink {
     std::size_t body;
     Hdf5File::SeriesId position, velocity, acceleration, effort;
   };
+  struct ThrusterSeries {
+    Hdf5File::SeriesId command, shaft_speed, thrust;
+    bool has_shaft_speed;
+  };
   const model::Model& model_;
   Hdf5File& file_;
+  std::vector<Hdf5File::SeriesId> inputs_;
+  std::vector<ThrusterSeries> thrusters_;
   Hdf5File::SeriesId time_;
   std::vector<BodySeries> bodies_;
   std::vector<JointSeries> joints_;

@@ -41,7 +41,7 @@ namespace fs = std::filesystem;
 
 // Blank lines shift every included file; bound the text parsed in all.
 constexpr std::size_t kMaxShiftedBytes = std::size_t{1} << 26;
-constexpr const char* kSections[] = {"bodies", "joints", "manipulators"};
+constexpr const char* kSections[] = {"bodies", "joints", "manipulators", "thrusters"};
 
 const OverrideMap kNoOverrides;
 
@@ -295,7 +295,7 @@ class Resolver {
     if (!loaded) return;
     YAML::Node part = *loaded;
     Mapping keys(reader_, Field{YAML::Node(YAML::NodeType::Undefined), part, ""},
-                 {"bodies", "joints", "manipulators", "include"});
+                 {"bodies", "joints", "manipulators", "thrusters", "include"});
     if (!keys.ok()) return;
 
     chain_.push_back(canonical);
@@ -404,6 +404,7 @@ class Resolver {
     each("bodies", {"name"});
     each("joints", {"name", "parent", "child"});
     each("manipulators", {"name", "base"});
+    each("thrusters", {"name", "body"});
   }
 
   // Places the part's free root bodies; a part fixed to the world cannot be placed.

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "scenario/actuation_sections.h"
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
 #include "scenario/sections.h"
@@ -212,8 +213,8 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
     return s;
   }
   Mapping m(reader, self,
-            {"name", "description", "environment", "simulation", "bodies", "joints",
-             "manipulators", "forces", "connectors"});
+            {"name", "description", "environment", "simulation", "inputs", "bodies", "joints",
+             "manipulators", "forces", "thrusters", "connectors"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
@@ -239,6 +240,12 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   s.bodies = std::move(assembly.bodies);
   s.joints = std::move(assembly.joints);
   s.forces = read_forces(reader, m.get("forces"), s.bodies);
+  // Actuation: channels first, then everything that names them.
+  s.inputs = read_inputs(reader, m.get("inputs"));
+  const std::vector<std::string> channels = channel_names(s.inputs);
+  check_force_inputs(reader, m.get("forces"), channels);
+  check_actuator_inputs(reader, m.get("joints"), manipulators, channels);
+  s.thrusters = read_thrusters(reader, m.get("thrusters"), s.bodies, channels);
   s.connectors = read_connectors(reader, m.get("connectors"), s);
   return s;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "scenario/sections.h"
+#include "scenario/actuation_sections.h"
 
 namespace uwsim::scenario {
 namespace {
@@ -155,7 +155,7 @@ std::string unknown_body(const std::string& name, const std::vector<std::string>
 const std::vector<std::string>& joint_keys() {
   static const std::vector<std::string> keys = {
       "name", "type", "parent", "child", "origin", "axis", "dh", "mdh", "initial", "limits",
-      "damping", "friction", "effort"};
+      "damping", "friction", "effort", "actuator"};
   return keys;
 }
 
@@ -193,7 +193,7 @@ void read_joint_properties(Reader& r, Mapping& m, const Field& item, PlacementRu
     }
   }
   if (fixed) {
-    for (const char* key : {"limits", "damping", "friction", "effort"})
+    for (const char* key : {"limits", "damping", "friction", "effort", "actuator"})
       if (const Field f = m.get(key); f.present()) no_motion(f, key);
     return;
   }
@@ -226,6 +226,7 @@ void read_joint_properties(Reader& r, Mapping& m, const Field& item, PlacementRu
   m.read("damping", j.damping, Sign::non_negative, u.damping);
   m.read("friction", j.friction, Sign::non_negative, u.effort);
   m.read("effort", j.effort, Sign::any, u.effort);
+  read_joint_actuator(r, m.get("actuator"), j);
 
   const double q = j.initial_position;
   if (limits_known && (q < j.limits.lower || q > j.limits.upper)) {

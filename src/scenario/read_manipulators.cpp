@@ -21,7 +21,7 @@ const std::vector<std::string>& link_keys() {
 const std::vector<std::string>& link_joint_keys() {
   static const std::vector<std::string> keys = {
       "name", "type", "origin", "axis", "dh", "mdh", "initial", "limits", "damping",
-      "friction", "effort"};
+      "friction", "effort", "actuator"};
   return keys;
 }
 

@@ -11,7 +11,7 @@ namespace {
 ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& bodies,
                      std::map<std::string, std::string>& names) {
   ForceSpec force;
-  Mapping m(r, f, {"name", "body", "frame", "point", "force", "moment", "start", "stop"});
+  Mapping m(r, f, {"name", "body", "frame", "point", "force", "moment", "start", "stop", "input"});
   if (!m.ok()) return force;
   const Field name = m.require("name");
   if (auto s = r.string(name)) {
@@ -53,6 +53,8 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
     else
       force.stop = *t;
   }
+  if (const Field input = m.get("input"); input.present() && input.value.IsScalar())
+    force.input = input.value.Scalar();  // checked against the channels by check_force_inputs
   return force;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/actuation_spec.h"
+
 namespace uwsim::scenario {
 
 using Vector3 = Eigen::Vector3d;
@@ -112,6 +114,7 @@ struct JointSpec {
   double damping = 0.0;      // viscous: N m s/rad or N s/m, ≥ 0
   double friction = 0.0;     // Coulomb: N m or N, ≥ 0
   double effort = 0.0;       // constant applied torque or force
+  JointActuatorSpec actuator;  // adds its command to `effort`
 };
 
 enum class ForceFrame { body, world };
@@ -127,6 +130,7 @@ struct ForceSpec {
   Vector3 moment = Vector3::Zero();  // N m
   double start = 0.0;
   double stop = std::numeric_limits<double>::infinity();
+  std::string input;                 // channel scaling force and moment; empty: none
 };
 
 enum class ConnectorType { rigid, ball };
@@ -157,6 +161,8 @@ struct Scenario {
   std::vector<BodySpec> bodies;     // including the links `manipulators` expand to
   std::vector<JointSpec> joints;    // including the joints `manipulators` expand to
   std::vector<ForceSpec> forces;
+  std::vector<InputSpec> inputs;
+  std::vector<ThrusterSpec> thrusters;
   std::vector<ConnectorSpec> connectors;
 };
 

@@ -81,6 +81,11 @@ class Reader {
   // The canonical path of a --set override at `path` or inside it, if any.
   std::optional<std::string> override_at_or_below(const std::string& path) const;
 
+  // A problem in another file the scenario reads (a CSV file of an input channel).
+  void add(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+  // The scenario file being read (relative files resolve against its directory).
+  const std::string& file() const { return file_; }
+
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   std::vector<Diagnostic> take_diagnostics() { return std::move(diagnostics_); }
 

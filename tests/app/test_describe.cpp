@@ -192,3 +192,19 @@ TEST_CASE("describe: an attribute of the wrong type prints ? and missing ones ar
   CHECK(line_starting(d.text, "scenario:") == "scenario:   (missing)");
   CHECK(line_starting(d.text, "samples:") == "samples:    2, t = 0 … 1 s (every 1 s)");
 }
+
+TEST_CASE("describe: a run with thrusters lists them, and their datasets carry units") {
+  const fs::path out = test_dir() / "surge.h5";
+  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_steps.yaml";
+  const std::string command = "'" + kSim + "' -q '" + scenario + "' --duration 0.5 -o '" + out.string() + "'";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const Described d = describe(out);
+  REQUIRE(d.exit_code == 0);
+  CHECK(line_starting(d.text, "thrusters (8): ").find("bluerov2/front_right") != std::string::npos);
+  CHECK(line_starting(d.text, "  /thrusters/bluerov2/front_right/thrust ").find(" N ") != std::string::npos);
+  CHECK(line_starting(d.text, "  /thrusters/bluerov2/front_right/command ").find(" us ") != std::string::npos);
+  CHECK(line_starting(d.text, "  /thrusters/bluerov2/vertical_rear_left/command ").find(" 1 ") != std::string::npos);
+  CHECK(line_starting(d.text, "  /inputs/surge_pwm ").find(" us ") != std::string::npos);
+}

@@ -1,0 +1,36 @@
+// The validated `inputs`, `thrusters` and joint `actuator` entries of a scenario. Channel and
+// body references are still names here; the model builder resolves them to indices.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "actuation/joint_actuator.h"
+#include "actuation/thruster.h"
+#include "inputs/channel.h"
+
+namespace uwsim::scenario {
+
+// A command given as a channel name or as a constant number.
+struct CommandSpec {
+  std::string channel;    // empty: the constant
+  double constant = 0.0;
+};
+
+struct InputSpec {
+  inputs::Channel channel;                // operands not yet resolved
+  std::vector<std::string> operand_names; // sum, scale
+};
+
+struct ThrusterSpec {
+  actuation::Thruster thruster;           // body, command and state_index not yet resolved
+  std::string body;
+  CommandSpec input;
+};
+
+struct JointActuatorSpec {
+  actuation::JointActuatorKind kind = actuation::JointActuatorKind::none;
+  CommandSpec input;
+};
+
+}  // namespace uwsim::scenario
