@@ -60,8 +60,11 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
   for (const actuation::Thruster& t : model.thrusters) {
     const std::string group = "/thrusters/" + t.name + "/";
     ThrusterSeries ts{};
-    const int channel = t.command.channel;
-    const std::string& units = channel >= 0 ? model.inputs.channels[static_cast<std::size_t>(channel)].units : std::string();
+    // A channel's units; a thruster driven by an allocation takes the command its map takes.
+    const auto channel = static_cast<std::size_t>(t.command.channel);
+    const std::string& units = t.command.channel >= 0 && channel < model.inputs.channels.size()
+                                   ? model.inputs.channels[channel].units
+                                   : std::string();
     ts.command = file.add_series(group + "command", 1, units.empty() ? "1" : units,
                                  "thruster command after its command limits, in the unit its map takes");
     ts.has_shaft_speed = t.has_shaft_speed();
@@ -81,6 +84,37 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
                                        {"position", "angle"});
     connectors_.push_back(series);
   }
+  for (const model::Controller& c : model.controllers) add_controller_series(c);
+}
+
+void Recorder::add_controller_series(const model::Controller& c) {
+  const std::string group = "/controllers/" + c.name + "/";
+  ControllerSeries series;
+  if (c.kind == model::ControllerKind::pid) {
+    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.body)].joint;
+    const bool velocity = c.pid.mode == control::PidMode::velocity;
+    const char* units = joint_units(joint, velocity ? 1 : 0);
+    series.setpoint = file_.add_series(group + "setpoint", 1, units, velocity ? "joint velocity setpoint at the last sample" : "joint position setpoint at the last sample");
+    series.error = file_.add_series(group + "error", 1, units, "setpoint minus measurement at the last sample");
+    series.output = file_.add_series(group + "output", 1, joint_units(joint, 3), "held joint effort command (after the controller's limit)");
+  } else if (c.kind == model::ControllerKind::pose_pd) {
+    series.setpoint = file_.add_series(group + "setpoint", 6, "m, rad", "pose setpoint: NED position and roll, pitch, yaw (ZYX)",
+                                       {"north", "east", "down", "roll", "pitch", "yaw"});
+    series.error = file_.add_series(group + "error", 6, "m, rad", "position error and attitude error (rotation vector), body frame",
+                                    {"x", "y", "z", "roll", "pitch", "yaw"});
+    series.output = file_.add_series(group + "output", 6, "N, N m", "held body wrench about the body origin, body frame",
+                                     {"X", "Y", "Z", "K", "M", "N"});
+  } else {
+    std::vector<std::string> names;
+    for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);
+    series.setpoint = file_.add_series(group + "setpoint", 6, "N, N m", "commanded body wrench (the pose controller's output)",
+                                       {"X", "Y", "Z", "K", "M", "N"});
+    series.error = file_.add_series(group + "error", 6, "N, N m", "commanded minus allocated wrench (saturation, damping)",
+                                    {"X", "Y", "Z", "K", "M", "N"});
+    series.output = file_.add_series(group + "output", static_cast<int>(names.size()), "N",
+                                     "allocated thrust of each thruster", names);
+  }
+  controllers_.push_back(series);
 }
 
 void Recorder::on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
@@ -127,6 +161,12 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     const constraints::ConnectorRows& rows = ws.connectors.rows(c);
     const double violation[2] = {rows.distance, rows.angle};
     file_.append(connectors_[c].violation, violation);
+  }
+  for (std::size_t i = 0; i < controllers_.size(); ++i) {
+    const model::ControllerSignals& signals = ws.controllers[i];
+    file_.append(controllers_[i].setpoint, signals.setpoint.data());
+    file_.append(controllers_[i].error, signals.error.data());
+    file_.append(controllers_[i].output, signals.output.data());
   }
   file_.sync();
 }

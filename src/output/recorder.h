@@ -13,6 +13,8 @@
 //                                             applies to its first body, at the connection
 //                                             point, in that body's frame
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
+//   /controllers/<name>/setpoint, error, output  what each controller holds since its last
+//                                sample (model/controller.h: ControllerSignals)
 // Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
 // the dynamics here and only here.
 #pragma once
@@ -32,6 +34,7 @@ class Recorder : public integrate::SampleSink {
   void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
  private:
+  void add_controller_series(const model::Controller& controller);
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
   };
@@ -54,6 +57,10 @@ class Recorder : public integrate::SampleSink {
     Hdf5File::SeriesId wrench, violation;
   };
   std::vector<ConnectorSeries> connectors_;
+  struct ControllerSeries {
+    Hdf5File::SeriesId setpoint, error, output;
+  };
+  std::vector<ControllerSeries> controllers_;
   std::vector<spatial::Quat> last_quaternion_;  // per body, for sign continuity
 };
 

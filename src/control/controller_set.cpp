@@ -1,0 +1,152 @@
+// References: see controller_set.h; [LeonGonzalez2024] Table 4–5, [Kolano] eq. 4,
+// [SverdrupThygeson2018] eq. 25–26 and 36–37.
+#include "control/controller_set.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "actuation/thrust_inverse.h"
+#include "control/attitude_error.h"
+#include "control/thrust_allocation.h"
+#include "control/thruster_configuration.h"
+#include "dynamics/pipeline.h"
+#include "dynamics/rnea.h"
+#include "spatial/rotation.h"
+
+namespace uwsim::control {
+
+using model::ControllerKind;
+using spatial::Quat;
+using spatial::Vec3;
+using spatial::Vec6;
+
+namespace {
+
+constexpr double kRateStep = 1e-6;  // s, δ of the central differences
+
+}  // namespace
+
+ControllerSet::ControllerSet(const model::Model& model)
+    : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
+      rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
+  for (const model::Controller& c : model.controllers) {
+    clocks_.emplace_back(c.period);
+    pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
+    poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
+  }
+}
+
+double ControllerSet::next_sample_time() const {
+  double t = std::numeric_limits<double>::infinity();
+  for (const SampleClock& c : clocks_) t = std::min(t, c.next_time());
+  return t;
+}
+
+double ControllerSet::rate_of(const inputs::CommandSource& source) const {
+  if (source.channel < 0) return 0.0;
+  const auto k = static_cast<std::size_t>(source.channel);
+  return (plus_[k] - minus_[k]) / (2.0 * kRateStep);
+}
+
+bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
+  bool any = false;
+  for (const SampleClock& c : clocks_) any = any || c.due(t);
+  if (!any) return false;
+  dynamics::compute_kinematics_and_forces(model_, t, t, x, ws);
+  model_.inputs.sample(t + kRateStep, t, plus_.data());
+  model_.inputs.sample(t - kRateStep, t, minus_.data());
+  bias_valid_ = false;
+  for (std::size_t i = 0; i < clocks_.size(); ++i) {
+    if (!clocks_[i].due(t)) continue;
+    switch (model_.controllers[i].kind) {
+      case ControllerKind::pose_pd: update_pose(i, t, x, ws); break;
+      case ControllerKind::thrust_allocation: update_allocation(i, ws); break;
+      case ControllerKind::pid: update_pid(i, t, x, ws); break;
+    }
+    clocks_[i].advance(t);
+  }
+  return true;
+}
+
+void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  const double* values = ws.inputs.data();
+  PoseSetpoint sp;
+  Vec3 rpy, rpy_plus, rpy_minus;
+  for (int k = 0; k < 3; ++k) {
+    sp.p_WBd_W[k] = c.position[k].value(values);
+    sp.v_WBd_W[k] = rate_of(c.position[k]);
+    rpy[k] = c.rpy[k].value(values);
+    rpy_plus[k] = c.rpy[k].channel >= 0 ? plus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+    rpy_minus[k] = c.rpy[k].channel >= 0 ? minus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+  }
+  sp.q_WBd = spatial::quaternion_from_euler_zyx(rpy[0], rpy[1], rpy[2]);
+  // ω_d in W: the turn from the attitude at t − δ to that at t + δ, over 2δ.
+  const Quat q_minus = spatial::quaternion_from_euler_zyx(rpy_minus[0], rpy_minus[1], rpy_minus[2]);
+  const Quat q_plus = spatial::quaternion_from_euler_zyx(rpy_plus[0], rpy_plus[1], rpy_plus[2]);
+  sp.w_WBd_W = spatial::rotation_from_quaternion(q_minus) * attitude_error(q_minus, q_plus) / (2.0 * kRateStep);
+
+  VehicleState state;
+  state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
+  state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
+  state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
+  poses_[i].update(t, sp, state);
+
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint << sp.p_WBd_W, rpy;
+  s.error = poses_[i].error();
+  s.output = poses_[i].output();
+}
+
+void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const dynamics::BodyState& vehicle = ws.bodies[static_cast<std::size_t>(c.body)];
+  const auto n = static_cast<Eigen::Index>(c.thrusters.size());
+  ConfigurationMatrix T(6, n);
+  ColumnVector lower(n), upper(n);
+  const spatial::Pose X_BW = vehicle.X_WB.inverse();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    const spatial::Pose X_BL = X_BW * ws.bodies[static_cast<std::size_t>(th.body)].X_WB;
+    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B);
+    lower[j] = c.thrust_lower[static_cast<std::size_t>(j)];
+    upper[j] = c.thrust_upper[static_cast<std::size_t>(j)];
+  }
+  const Vec6 tau_c = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
+  const AllocationResult r = allocate_thrust(T, tau_c, c.damping, lower, upper);
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    ws.inputs[first + static_cast<std::size_t>(j)] = actuation::command_for_thrust(th, r.thrust[j]);
+  }
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint = tau_c;
+  s.error = tau_c - T * r.thrust;
+  s.output = r.thrust;
+}
+
+void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  PidSample sample;
+  sample.setpoint = c.setpoint.value(ws.inputs.data());
+  sample.setpoint_rate = rate_of(c.setpoint);
+  sample.position = x[body.q_offset];
+  sample.velocity = x[body.v_offset];
+  if (c.feed_forward) {
+    if (!bias_valid_) {
+      dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
+      bias_valid_ = true;
+    }
+    sample.feed_forward = c.feed_forward_scale * bias_[static_cast<std::size_t>(body.v_offset - model_.nq)];
+  }
+  pids_[i].update(t, sample);
+  ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint[0] = pids_[i].setpoint();
+  s.error[0] = pids_[i].error();
+  s.output[0] = pids_[i].output();
+}
+
+}  // namespace uwsim::control
