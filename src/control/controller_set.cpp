@@ -139,7 +139,9 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
       dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
       bias_valid_ = true;
     }
-    sample.feed_forward = c.feed_forward_scale * bias_[static_cast<std::size_t>(body.v_offset - model_.nq)];
+    // A motor's pid commands a current: τ_ff through the motor's torque per ampere at q.
+    sample.feed_forward = bias_[static_cast<std::size_t>(body.v_offset - model_.nq)] /
+                          body.joint.actuator.torque_per_ampere(sample.position);
   }
   pids_[i].update(t, sample);
   ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();

@@ -22,7 +22,9 @@ void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vd
   for (std::size_t b = model.bodies.size(); b-- > 0;) {
     const model::Body& body = model.bodies[b];
     if (body.joint.type == JointType::free) Eigen::Map<Vec6>(tau + v_index(body)) = f[b];
-    else if (body.joint.dof() == 1) tau[v_index(body)] = body.joint.S_C.dot(f[b]);
+    else if (body.joint.dof() == 1)  // plus a motor's armature and velocity-product torque
+      tau[v_index(body)] = body.joint.S_C.dot(f[b]) + ws.bodies[b].actuator_bias +
+                           (vdot ? ws.bodies[b].armature * vdot[v_index(body)] : 0.0);
     if (body.parent >= 0) f[static_cast<std::size_t>(body.parent)] += spatial::force_to_parent(ws.bodies[b].X_PB, f[b]);
   }
 }

@@ -7,6 +7,7 @@
 // τ here is everything the joint must transmit along S (effort + friction + damping + limit in
 // the articulated-body algorithm's terms). With v̇ = 0 it gives the bias h(q, v) used for
 // feed-forward control (paper 004 eq. 4).
+// A motor actuator adds armature·q̈ + its velocity-product bias to its joint (joint_actuation.h).
 // Preconditions: compute_kinematics_and_forces(model, t, x, ws). The first form allocates its
 // result; the second writes into the caller's storage and allocates nothing (controllers).
 #pragma once

@@ -33,8 +33,7 @@ struct Controller {
   int body = -1;               // pid: the joint's child body; pose_pd, allocation: the vehicle
   control::PidSettings pid;
   inputs::CommandSource setpoint;
-  bool feed_forward = false;
-  double feed_forward_scale = 1.0;  // output units per N m of τ_ff (1 for an effort)
+  bool feed_forward = false;  // for a motor, τ_ff becomes a current through its torque per ampere
 
   // pose_pd: setpoint [north, east, down] (m) and [roll, pitch, yaw] (rad), ZYX.
   control::PosePdSettings pose;

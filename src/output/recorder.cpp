@@ -52,6 +52,11 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
     j.acceleration = file.add_series(jgroup + "acceleration", 1, joint_units(body.joint, 2), "joint acceleration");
     j.effort = file.add_series(jgroup + "effort", 1, joint_units(body.joint, 3),
                                "applied joint effort (torque or force), after saturation; without friction, damping and limit forces");
+    j.has_motor = body.joint.actuator.has_motor();
+    if (j.has_motor) {
+      j.current = file.add_series(jgroup + "current", 1, "A", "motor current (the actuator's command)");
+      j.motor_speed = file.add_series(jgroup + "motor_speed", 1, "rad/s", "motor shaft speed (joint rate through the gearbox, screw and lever)");
+    }
     joints_.push_back(j);
   }
   for (const inputs::Channel& c : model.inputs.channels)
@@ -96,7 +101,10 @@ void Recorder::add_controller_series(const model::Controller& c) {
     const char* units = joint_units(joint, velocity ? 1 : 0);
     series.setpoint = file_.add_series(group + "setpoint", 1, units, velocity ? "joint velocity setpoint at the last sample" : "joint position setpoint at the last sample");
     series.error = file_.add_series(group + "error", 1, units, "setpoint minus measurement at the last sample");
-    series.output = file_.add_series(group + "output", 1, joint_units(joint, 3), "held joint effort command (after the controller's limit)");
+    if (joint.actuator.has_motor())
+      series.output = file_.add_series(group + "output", 1, "A", "held motor current command (after the controller's limit)");
+    else
+      series.output = file_.add_series(group + "output", 1, joint_units(joint, 3), "held joint effort command (after the controller's limit)");
   } else if (c.kind == model::ControllerKind::pose_pd) {
     series.setpoint = file_.add_series(group + "setpoint", 6, "m, rad", "pose setpoint: NED position and roll, pitch, yaw (ZYX)",
                                        {"north", "east", "down", "roll", "pitch", "yaw"});
@@ -143,6 +151,13 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     file_.append(j.velocity, x + body.v_offset);
     file_.append(j.acceleration, xdot + body.v_offset);
     file_.append(j.effort, &ws.bodies[j.body].tau);
+    if (j.has_motor) {
+      const actuation::JointActuator& a = body.joint.actuator;
+      const double current = a.command.value(ws.inputs.data());
+      const double speed = a.motor_speed(x[body.q_offset], x[body.v_offset]);
+      file_.append(j.current, &current);
+      file_.append(j.motor_speed, &speed);
+    }
   }
   for (std::size_t i = 0; i < inputs_.size(); ++i) file_.append(inputs_[i], &ws.inputs[i]);
   for (std::size_t i = 0; i < thrusters_.size(); ++i) {

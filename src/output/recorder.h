@@ -6,6 +6,7 @@
 //   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
 //   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
 //   /joints/<joint>/position, velocity, acceleration, effort   (N)  rad or m, …, N m or N
+//   /joints/<joint>/current, motor_speed  (N)  A, rad/s: a motor actuator's own state
 //   /inputs/<channel>            (N)    the channel's value, in its declared units
 //   /thrusters/<thruster>/command, thrust (N)  command (after limits), N along the axis;
 //                                shaft_speed (N) rad/s, propeller models only
@@ -41,6 +42,8 @@ class Recorder : public integrate::SampleSink {
   struct JointSeries {
     std::size_t body;
     Hdf5File::SeriesId position, velocity, acceleration, effort;
+    bool has_motor = false;  // gear_motor or linear_actuator: also its current and motor speed
+    Hdf5File::SeriesId current, motor_speed;
   };
   struct ThrusterSeries {
     Hdf5File::SeriesId command, shaft_speed, thrust;

@@ -68,6 +68,9 @@ void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
     else if (it->actuator.kind == actuation::JointActuatorKind::effort)
       r.error(joint, "joint '" + *s + "' is driven by its own effort actuator; a pid drives the "
                      "joint's effort itself (remove the joint's 'actuator')");
+    else if (it->actuator.has_input)
+      r.error(joint, "joint '" + *s + "' has a motor driven by its own 'input'; remove that input "
+                     "for the pid to drive the motor's current");
     else
       c.joint = *s;
   }
@@ -147,14 +150,28 @@ std::string root_of(const Scenario& s, std::string body) {
   return body;
 }
 
+// A motor without `input` needs a pid (`driven`: joint name → controller).
+void check_motor_inputs(Reader& r, const Scenario& scenario, const std::map<std::string, std::string>& driven) {
+  for (const JointSpec& j : scenario.joints) {
+    const JointActuatorSpec& a = j.actuator;
+    if (a.kind != actuation::JointActuatorKind::gear_motor && a.kind != actuation::JointActuatorKind::linear_actuator) continue;
+    if (a.has_input || driven.count(j.name) || a.mark_line < 0) continue;
+    YAML::Mark at;
+    at.pos = a.mark_pos, at.line = a.mark_line, at.column = a.mark_column;
+    r.report(at, a.path, a.path + ": joint '" + j.name + "' has a motor without 'input': give its current (A, a channel or a number) or a pid controller for the joint");
+  }
+}
+
 }  // namespace
 
 std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, const Scenario& scenario,
                                              const std::vector<std::string>& channels) {
   std::vector<ControllerSpec> out;
-  if (absent(field)) return out;
-  auto items = r.sequence(field);
-  if (!items) return out;
+  const auto items = absent(field) ? std::nullopt : r.sequence(field);
+  if (!items) {
+    check_motor_inputs(r, scenario, {});
+    return out;
+  }
   Context cx{scenario, channels, {}, {}, {}, {}};
   for (const JointSpec& j : scenario.joints) cx.joint_names.push_back(j.name);
   for (const BodySpec& b : scenario.bodies) {
@@ -256,6 +273,7 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
                           source->body + "', the body of '" + c.input + "'");
     }
   }
+  check_motor_inputs(r, scenario, joint_owner);
   return out;
 }
 
