@@ -7,6 +7,7 @@
 
 #include "actuation/thrust_inverse.h"
 #include "control/attitude_error.h"
+#include "control/damped_least_squares.h"
 #include "control/thrust_allocation.h"
 #include "control/thruster_configuration.h"
 #include "dynamics/pipeline.h"
@@ -29,11 +30,16 @@ constexpr double kRateStep = 1e-6;  // s, δ of the central differences
 ControllerSet::ControllerSet(const model::Model& model)
     : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
       rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
+  std::size_t longest = 0;
   for (const model::Controller& c : model.controllers) {
+    ik_q_.emplace_back(c.joints.size(), 0.0);
+    ik_started_.push_back(false);
+    longest = std::max(longest, c.chain.size());
     clocks_.emplace_back(c.period);
     pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
     poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
   }
+  chain_poses_.resize(longest);
 }
 
 double ControllerSet::next_sample_time() const {
@@ -62,6 +68,7 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
       case ControllerKind::pose_pd: update_pose(i, t, x, ws); break;
       case ControllerKind::thrust_allocation: update_allocation(i, ws); break;
       case ControllerKind::pid: update_pid(i, t, x, ws); break;
+      case ControllerKind::inverse_kinematics: update_inverse_kinematics(i, x, ws); break;
     }
     clocks_[i].advance(t);
   }
@@ -131,7 +138,8 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
   const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   PidSample sample;
   sample.setpoint = c.setpoint.value(ws.inputs.data());
-  sample.setpoint_rate = rate_of(c.setpoint);
+  sample.setpoint_rate = c.setpoint_rate_slot >= 0 ? ws.inputs[static_cast<std::size_t>(c.setpoint_rate_slot)]
+                                                   : rate_of(c.setpoint);
   sample.position = x[body.q_offset];
   sample.velocity = x[body.v_offset];
   if (c.feed_forward) {
@@ -149,6 +157,58 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
   s.setpoint[0] = pids_[i].setpoint();
   s.error[0] = pids_[i].error();
   s.output[0] = pids_[i].output();
+}
+
+void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const std::size_t n = c.joints.size();
+  std::vector<double>& q_d = ik_q_[i];
+  const auto joint_body = [&](std::size_t j) -> const model::Body& {
+    return model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])])];
+  };
+  if (!ik_started_[i]) {
+    for (std::size_t j = 0; j < n; ++j) q_d[j] = x[joint_body(j).q_offset];
+    ik_started_[i] = true;
+  }
+  // Forward kinematics at q_d in the base frame.
+  spatial::Pose X;
+  for (std::size_t k = 0, j = 0; k < c.chain.size(); ++k) {
+    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
+    X = X * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
+    chain_poses_[k] = X;
+  }
+  const Vec3 p_P = X.p + X.R * c.p_EP_E;
+  // The setpoint, brought into the base frame.
+  Vec3 x_d, v_d;
+  for (int k = 0; k < 3; ++k) {
+    x_d[k] = c.position[k].value(ws.inputs.data());
+    v_d[k] = rate_of(c.position[k]);
+  }
+  spatial::Pose X_WBase;
+  if (c.world_frame && c.base >= 0) X_WBase = ws.bodies[static_cast<std::size_t>(c.base)].X_WB;
+  const Vec3 x_d_B = X_WBase.R.transpose() * (x_d - X_WBase.p), v_d_B = X_WBase.R.transpose() * v_d;
+  // The point Jacobian: joint k moves the point by R_k v_k + (R_k ω_k) × (p_P − p_k), (ω_k, v_k) = S_C.
+  WideMatrix<3> J(3, static_cast<Eigen::Index>(n));
+  for (std::size_t j = 0; j < n; ++j) {
+    const spatial::Pose& Xk = chain_poses_[static_cast<std::size_t>(c.joints[j])];
+    const Vec6& S = joint_body(j).joint.S_C;
+    const Vec3 w = Xk.R * spatial::angular(S);
+    J.col(static_cast<Eigen::Index>(j)) = Xk.R * spatial::linear(S) + w.cross(p_P - Xk.p);
+  }
+  const Vec3 error_B = x_d_B - p_P;
+  const JointVector q_dot = damped_least_squares_step(J, Vec3(v_d_B + c.gain * error_B), c.damping);
+
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint = x_d;
+  s.error = X_WBase.R * error_B;
+  for (std::size_t j = 0; j < n; ++j) {
+    ws.inputs[first + j] = q_d[j];
+    ws.inputs[first + n + j] = q_dot[static_cast<Eigen::Index>(j)];
+    s.output[static_cast<Eigen::Index>(j)] = q_d[j];
+    const model::Joint& joint = joint_body(j).joint;
+    q_d[j] = std::clamp(q_d[j] + c.period * q_dot[static_cast<Eigen::Index>(j)], joint.lower, joint.upper);
+  }
 }
 
 }  // namespace uwsim::control

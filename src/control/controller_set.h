@@ -1,8 +1,9 @@
 // The controllers of a run, stepped by the integrator driver (contract: control/sample_clock.h).
 //
 // At an accepted step end t, update(t, x, ws) takes the sample of every controller that is due,
-// in the model's order (pose_pd, then thrust_allocation, then pid, so an allocation reads the
-// wrench its pose controller computed at the same instant), and writes what they hold until
+// in the model's order (pose_pd, thrust_allocation, inverse_kinematics, pid, so an allocation
+// reads the wrench its pose controller computed at the same instant, and a pid the q_d its IK
+// computed), and writes what they hold until
 // their next sample into the Workspace: the command slots after the channels and the
 // ControllerSignals (model/controller.h). Derivative evaluations only read those; they never
 // advance a controller, so the result does not depend on the integrator's stage times.
@@ -20,6 +21,14 @@
 //     vehicle frame ([SverdrupThygeson2018] eq. 25–26: rebuilt at every sample, so thrusters
 //     on moving links are allowed), u by control/thrust_allocation.h, commands by the inverse
 //     of each thruster's map (actuation/thrust_inverse.h).
+//   - inverse_kinematics, closed-loop on its own joint setpoints q_d ([SverdrupThygeson2018]
+//     eq. 28 with eq. 31's damped solution; [LeonGonzalez2024] Sec. 6.6): with x(q_d) and the
+//     point Jacobian J(q_d) (3 × n, position only) from forward kinematics along the chain in
+//     the base body's frame,
+//       q̇_d = Jᵀ(JJᵀ + λ²I)⁻¹ (ẋ_d + Λ (x_d − x(q_d))),   q_d ← q_d + T q̇_d (clamped to limits)
+//     q_d starts at the measured joint positions. It holds q_d and q̇_d, which the pids that
+//     name it as `setpoint` track. A setpoint in NED is brought into the base frame with the
+//     base's measured pose at the sample (its velocity is not fed forward).
 // After the constructor nothing allocates.
 #pragma once
 
@@ -48,6 +57,7 @@ class ControllerSet {
   void update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
   void update_allocation(std::size_t i, dynamics::Workspace& ws);
   void update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
+  void update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws);
   double rate_of(const inputs::CommandSource& source) const;
 
   const model::Model& model_;
@@ -57,6 +67,9 @@ class ControllerSet {
   std::vector<double> plus_, minus_; // channels at t ± δ
   std::vector<spatial::Vec6> rnea_f_;
   std::vector<double> bias_;         // h(q, v), nv entries
+  std::vector<std::vector<double>> ik_q_;  // per IK: q_d for its next sample
+  std::vector<bool> ik_started_;
+  std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain
   bool bias_valid_ = false;
 };
 

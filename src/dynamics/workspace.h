@@ -16,8 +16,11 @@ struct Workspace {
         thrusters(model.thrusters.size()), controllers(model.controllers.size()), connectors(model) {
     for (std::size_t i = 0; i < controllers.size(); ++i) {
       const model::Controller& c = model.controllers[i];
-      const Eigen::Index n = c.kind == model::ControllerKind::pid ? 1 : 6;
-      const Eigen::Index m = c.kind == model::ControllerKind::thrust_allocation ? c.output_count() : n;
+      using K = model::ControllerKind;
+      const Eigen::Index n = c.kind == K::pid ? 1 : c.kind == K::inverse_kinematics ? 3 : 6;
+      const Eigen::Index m = c.kind == K::thrust_allocation ? c.output_count()
+                             : c.kind == K::inverse_kinematics ? static_cast<Eigen::Index>(c.joints.size())
+                                                               : n;
       controllers[i].setpoint.setZero(n);
       controllers[i].error.setZero(n);
       controllers[i].output.setZero(m);

@@ -66,6 +66,25 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
         c.thrust_upper.push_back(range.upper);
       }
       break;
+    case ControllerType::inverse_kinematics: {
+      c.kind = ControllerKind::inverse_kinematics;
+      c.body = model.body_index(spec.end_effector);
+      if (c.body < 0) throw std::invalid_argument("build_model: no body named " + spec.end_effector);
+      c.p_EP_E = spec.point;
+      c.world_frame = spec.world_frame;
+      c.gain = spec.gain;
+      c.damping = spec.damping;
+      for (int k = 0; k < 3; ++k) c.position[k] = source_of(model, spec.position[k]);
+      // The chain from the tree's root (a free body, or the world) to the end effector.
+      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != JointType::free;
+           b = model.bodies[static_cast<std::size_t>(b)].parent) {
+        c.chain.insert(c.chain.begin(), b);
+        c.base = model.bodies[static_cast<std::size_t>(b)].parent;
+      }
+      for (std::size_t k = 0; k < c.chain.size(); ++k)
+        if (model.bodies[static_cast<std::size_t>(c.chain[k])].joint.dof() == 1) c.joints.push_back(static_cast<int>(k));
+      break;
+    }
   }
   return c;
 }
@@ -74,7 +93,8 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
 
 void build_controllers(const scenario::Scenario& scenario, Model& model) {
   const int channels = static_cast<int>(model.inputs.channels.size());
-  for (ControllerType type : {ControllerType::pose_pd, ControllerType::thrust_allocation, ControllerType::pid}) {
+  for (ControllerType type : {ControllerType::pose_pd, ControllerType::thrust_allocation,
+                              ControllerType::inverse_kinematics, ControllerType::pid}) {
     for (const scenario::ControllerSpec& spec : scenario.controllers) {
       if (spec.type != type) continue;
       Controller c = build_one(spec, model);
@@ -85,6 +105,21 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
   }
   for (Controller& c : model.controllers) {
     if (c.kind == ControllerKind::pid) {
+      const scenario::ControllerSpec* spec = nullptr;
+      for (const auto& s : scenario.controllers)
+        if (s.name == c.name) spec = &s;
+      if (!spec->setpoint_controller.empty()) {  // q_d and q̇_d of this joint from the IK
+        for (const Controller& ik : model.controllers) {
+          if (ik.name != spec->setpoint_controller) continue;
+          for (std::size_t j = 0; j < ik.joints.size(); ++j) {
+            if (ik.chain[static_cast<std::size_t>(ik.joints[j])] != c.body) continue;
+            c.setpoint = inputs::CommandSource{channels + ik.output_slot + static_cast<int>(j), 0.0};
+            c.setpoint_rate_slot = channels + ik.output_slot + static_cast<int>(ik.joints.size() + j);
+          }
+        }
+        if (c.setpoint_rate_slot < 0)
+          throw std::invalid_argument("build_model: joint of pid " + c.name + " not in the chain of " + spec->setpoint_controller);
+      }
       actuation::JointActuator& actuator = model.bodies[static_cast<std::size_t>(c.body)].joint.actuator;
       if (actuator.kind == actuation::JointActuatorKind::none) actuator.kind = actuation::JointActuatorKind::effort;
       actuator.command = inputs::CommandSource{channels + c.output_slot, 0.0};

@@ -21,7 +21,7 @@
 
 namespace uwsim::model {
 
-enum class ControllerKind { pid, pose_pd, thrust_allocation };
+enum class ControllerKind { pid, pose_pd, thrust_allocation, inverse_kinematics };
 
 struct Controller {
   std::string name;
@@ -34,8 +34,10 @@ struct Controller {
   control::PidSettings pid;
   inputs::CommandSource setpoint;
   bool feed_forward = false;  // for a motor, τ_ff becomes a current through its torque per ampere
+  int setpoint_rate_slot = -1;  // pid fed by an inverse_kinematics: the slot of its q̇_d (else −1)
 
   // pose_pd: setpoint [north, east, down] (m) and [roll, pitch, yaw] (rad), ZYX.
+  // inverse_kinematics: `position` is the point's setpoint, in the base's frame or in NED.
   control::PosePdSettings pose;
   inputs::CommandSource position[3], rpy[3];
   bool applies_wrench = true;  // false when an allocation takes the wrench
@@ -47,10 +49,25 @@ struct Controller {
   double damping = 0.0;
   std::vector<double> thrust_lower, thrust_upper;
 
+  // inverse_kinematics (damped least squares, [LeonGonzalez2024] Sec. 6.6, [SverdrupThygeson2018]
+  // eq. 28 and 31): the point p_EP_E of end effector `body`; `chain` the bodies from the tree's
+  // root (excluded) to the end effector, root first; `joints` the indices into `chain` of its
+  // revolute and prismatic joints (the IK's unknowns, output slots q_d then q̇_d); `base` the
+  // chain's root body (−1: the world). `damping` is λ (m), `gain` Λ (1/s).
+  spatial::Vec3 p_EP_E = spatial::Vec3::Zero();
+  std::vector<int> chain, joints;
+  int base = -1;
+  bool world_frame = false;
+  double gain = 1.0;
+
   int output_count() const {
-    return kind == ControllerKind::pid ? 1
-           : kind == ControllerKind::pose_pd ? 0
-                                             : static_cast<int>(thrusters.size());
+    switch (kind) {
+      case ControllerKind::pid: return 1;
+      case ControllerKind::pose_pd: return 0;
+      case ControllerKind::thrust_allocation: return static_cast<int>(thrusters.size());
+      case ControllerKind::inverse_kinematics: return 2 * static_cast<int>(joints.size());
+    }
+    return 0;
   }
 };
 
@@ -59,6 +76,7 @@ struct Controller {
 //   pid          setpoint q_d (or q̇_d), error e, output (N m, N, or the actuator's unit)
 //   pose_pd      setpoint [x y z φ θ ψ], error [e_p_B; e_θ_B], output τ_B [X Y Z K M N]
 //   allocation   setpoint τ_c [X Y Z K M N], error τ_c − T u, output u (N per thruster)
+//   IK           setpoint x_d (3, as given), error x_d − x(q_d) (same frame), output q_d (per joint)
 struct ControllerSignals {
   control::ColumnVector setpoint, error, output;
 };

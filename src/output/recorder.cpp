@@ -112,6 +112,14 @@ void Recorder::add_controller_series(const model::Controller& c) {
                                     {"x", "y", "z", "roll", "pitch", "yaw"});
     series.output = file_.add_series(group + "output", 6, "N, N m", "held body wrench about the body origin, body frame",
                                      {"X", "Y", "Z", "K", "M", "N"});
+  } else if (c.kind == model::ControllerKind::inverse_kinematics) {
+    std::vector<std::string> names;
+    for (int k : c.joints) names.push_back(model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint.name);
+    const char* frame = c.world_frame ? "in NED" : "in the arm's base body frame";
+    series.setpoint = file_.add_series(group + "setpoint", 3, "m", std::string("end effector point setpoint, ") + frame, {"x", "y", "z"});
+    series.error = file_.add_series(group + "error", 3, "m", std::string("setpoint minus the point at the joint setpoints, ") + frame, {"x", "y", "z"});
+    series.output = file_.add_series(group + "output", static_cast<int>(names.size()), "rad or m",
+                                     "joint position setpoints q_d (revolute rad, prismatic m)", names);
   } else {
     std::vector<std::string> names;
     for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);

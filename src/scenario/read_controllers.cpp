@@ -13,16 +13,17 @@ namespace uwsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation"};
+const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics"};
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
-                                        "thrusters", "damping"};
+                                        "thrusters", "damping", "end_effector", "point", "frame", "gain"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
     {"body", "position", "rpy", "kp", "kd", "limit"},
-    {"input", "thrusters", "damping"}};
+    {"input", "thrusters", "damping"},
+    {"end_effector", "point", "frame", "position", "gain", "damping"}};
 
 std::string did_you_mean(const std::string& what, const std::string& name,
                          const std::vector<std::string>& known) {
@@ -54,6 +55,7 @@ struct Context {
   const Scenario& scenario;
   const std::vector<std::string>& channels;
   std::vector<std::string> joint_names, free_bodies, body_names, thruster_names;
+  std::vector<std::string> ik_names;  // inverse_kinematics controllers (pid setpoints may name them)
 };
 
 void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
@@ -74,7 +76,13 @@ void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
     else
       c.joint = *s;
   }
-  if (auto s = read_command(r, m.require("setpoint"), cx.channels)) c.setpoint = *s;
+  const Field setpoint = m.require("setpoint");
+  if (setpoint.present() && setpoint.value.IsScalar() &&
+      std::find(cx.channels.begin(), cx.channels.end(), setpoint.value.Scalar()) == cx.channels.end() &&
+      std::find(cx.ik_names.begin(), cx.ik_names.end(), setpoint.value.Scalar()) != cx.ik_names.end())
+    c.setpoint_controller = setpoint.value.Scalar();
+  else if (auto s = read_command(r, setpoint, cx.channels))
+    c.setpoint = *s;
   if (auto mode = r.choice(m.get("mode"), {"position", "velocity"}))
     c.pid.mode = *mode == 0 ? control::PidMode::position : control::PidMode::velocity;
   m.read("kp", c.pid.kp, Sign::non_negative, "");
@@ -140,6 +148,38 @@ void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c
   }
 }
 
+// inverse_kinematics: the end effector (a link), its chain of joints, and the path.
+void read_inverse_kinematics(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
+  const Field ee = m.require("end_effector");
+  if (auto s = r.string(ee)) {
+    const bool is_body = std::find(cx.body_names.begin(), cx.body_names.end(), *s) != cx.body_names.end();
+    const bool is_free = std::find(cx.free_bodies.begin(), cx.free_bodies.end(), *s) != cx.free_bodies.end();
+    if (!is_body) {
+      r.error(ee, did_you_mean("body", *s, cx.body_names));
+    } else if (is_free) {
+      r.error(ee, "body '" + *s + "' is free-floating; an end effector is a link of an arm");
+    } else {
+      c.end_effector = *s;
+      std::string body = *s;
+      for (std::size_t guard = 0; guard <= cx.scenario.joints.size(); ++guard) {
+        const auto it = std::find_if(cx.scenario.joints.begin(), cx.scenario.joints.end(),
+                                     [&](const JointSpec& j) { return j.child == body; });
+        if (it == cx.scenario.joints.end()) break;
+        if (it->type != JointType::fixed) c.chain_joints.insert(c.chain_joints.begin(), it->name);
+        body = it->parent;
+      }
+      if (c.chain_joints.empty() || c.chain_joints.size() > static_cast<std::size_t>(control::kMaxColumns))
+        r.error(ee, "expected 1 to " + std::to_string(control::kMaxColumns) + " revolute or prismatic joints between '" +
+                        *s + "' and its base, got " + std::to_string(c.chain_joints.size()));
+    }
+  }
+  read_commands3(r, m.require("position"), cx.channels, c.position);
+  m.read("point", c.point, Sign::any, "m");
+  if (auto f = r.choice(m.get("frame"), {"base", "world"})) c.world_frame = *f == 1;
+  m.read("gain", c.gain, Sign::positive, "1/s");
+  m.read("damping", c.damping, Sign::non_negative, "m");
+}
+
 // The body at the root of the tree `body` belongs to.
 std::string root_of(const Scenario& s, std::string body) {
   for (std::size_t guard = 0; guard <= s.joints.size(); ++guard) {
@@ -172,7 +212,7 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     check_motor_inputs(r, scenario, {});
     return out;
   }
-  Context cx{scenario, channels, {}, {}, {}, {}};
+  Context cx{scenario, channels, {}, {}, {}, {}, {}};
   for (const JointSpec& j : scenario.joints) cx.joint_names.push_back(j.name);
   for (const BodySpec& b : scenario.bodies) {
     cx.body_names.push_back(b.name);
@@ -180,16 +220,23 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
       cx.free_bodies.push_back(b.name);
   }
   for (const ThrusterSpec& t : scenario.thrusters) cx.thruster_names.push_back(t.thruster.name);
+  for (const Field& item : *items) {
+    const YAML::Node& node = item.value;
+    if (!node.IsMap()) continue;
+    const YAML::Node type = node["type"], name = node["name"];
+    if (type.IsDefined() && type.IsScalar() && type.Scalar() == "inverse_kinematics" && name.IsDefined() && name.IsScalar())
+      cx.ik_names.push_back(name.Scalar());
+  }
 
   std::map<std::string, std::string> names;
   struct Source {
-    Field joint, input, thrusters;
+    Field joint, input, thrusters, setpoint;
   };
   std::vector<Source> sources;
   for (const Field& item : *items) {
     ControllerSpec c;
     Mapping m(r, item, kKeys);
-    sources.push_back(m.ok() ? Source{m.get("joint"), m.get("input"), m.get("thrusters")} : Source{});
+    sources.push_back(m.ok() ? Source{m.get("joint"), m.get("input"), m.get("thrusters"), m.get("setpoint")} : Source{});
     if (!m.ok()) {
       out.push_back(c);
       continue;
@@ -224,12 +271,15 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
         if (std::find(o.begin(), o.end(), key) == o.end()) continue;
         owners += (owners.empty() ? "'" : " and '") + kTypes[k] + "'";
       }
-      r.error(m.get(key), "applies to type " + owners + " only, not to '" + kTypes[*type] + "'");
+      const bool several = owners.find(" and ") != std::string::npos;
+      r.error(m.get(key), std::string(several ? "applies to types " : "applies to type ") + owners +
+                              " only, not to '" + kTypes[*type] + "'");
     }
     c.pid.sample_period = c.pose.sample_period = 1.0 / c.rate;
     if (c.type == ControllerType::pid) read_pid(r, m, cx, c);
     else if (c.type == ControllerType::pose_pd) read_pose_pd(r, m, cx, c);
-    else read_allocation(r, m, cx, c);
+    else if (c.type == ControllerType::thrust_allocation) read_allocation(r, m, cx, c);
+    else read_inverse_kinematics(r, m, cx, c);
     out.push_back(c);
   }
 
@@ -245,6 +295,12 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     if (c.type == ControllerType::pid && !c.joint.empty()) {
       if (auto [it, fresh] = joint_owner.emplace(c.joint, c.name); !fresh)
         r.error(m.joint, "joint '" + c.joint + "' is already driven by controller '" + it->second + "'");
+    }
+    if (c.type == ControllerType::pid && !c.setpoint_controller.empty() && !c.joint.empty()) {
+      const auto ik = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.setpoint_controller; });
+      if (ik != out.end() && std::find(ik->chain_joints.begin(), ik->chain_joints.end(), c.joint) == ik->chain_joints.end())
+        r.error(m.setpoint, "joint '" + c.joint + "' is not in the chain of '" + c.setpoint_controller + "' (" +
+                                quoted_names(ik->chain_joints) + ")");
     }
     if (c.type != ControllerType::thrust_allocation || c.input.empty()) continue;
     const auto source = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.input; });
