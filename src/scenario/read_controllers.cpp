@@ -21,7 +21,7 @@ const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoi
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
-    {"body", "position", "rpy", "kp", "kd", "limit"},
+    {"body", "position", "rpy", "kp", "ki", "kd", "limit"},
     {"input", "thrusters", "damping"},
     {"end_effector", "point", "frame", "position", "gain", "damping"}};
 
@@ -112,6 +112,7 @@ void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   read_commands3(r, m.get("rpy"), cx.channels, c.rpy);
   m.read("kp", c.pose.kp, Sign::non_negative, "");
   m.read("kd", c.pose.kd, Sign::non_negative, "");
+  m.read("ki", c.pose.ki, Sign::non_negative, "");
   m.read("limit", c.pose.limit, Sign::positive, "");
 }
 
