@@ -2,7 +2,8 @@
 //
 // - Samples fall at exactly t_k = k / output_rate (k = 0, 1, …) and at the end time.
 // - rk4: classic fixed step `step`; a step is shortened only to land on a sample time, a
-//   force switching time or the end, so every sample is a step point (no interpolation).
+//   force switching time, a channel jump, a controller sample or the end, so every sample is
+//   a step point (no interpolation).
 // - dopri5: adaptive Dormand–Prince 5(4) with abs_tol/rel_tol; samples come from its dense
 //   output (4th-order continuous extension), so the step size never depends on the output rate.
 // - The right-hand side is integrated in smooth segments between force switching times and
