@@ -195,6 +195,27 @@ TEST_CASE("cli: a diverging run exits 3, names the body and keeps a readable fil
   H5Fclose(file);
 }
 
+TEST_CASE("cli: a connector pulled apart exits 3, names the connector and keeps a readable file") {
+  // A top spinning about a ball joint at 150 rad/s with a 20 ms step: RK4 is unstable at
+  // ω·h = 3, and the connector's error passes 1 mm before anything else explodes.
+  const fs::path dir = fresh_dir("connector");
+  write_file(dir / "spin.yaml",
+             "name: spin\n"
+             "simulation: {duration: 2.0, step: 0.02}\n"
+             "bodies:\n"
+             "  - {name: top, mass: 5.0, inertia: [0.1, 0.2, 0.3], center_of_gravity: [0.0, 0.0, 0.3],\n"
+             "     initial: {velocity: [0.0, 0.0, 0.0, 40.0, 3.0, 150.0]}}\n"
+             "connectors:\n"
+             "  - {name: pivot, type: ball, bodies: [top, world]}\n");
+  const Outcome out = run_sim("spin.yaml -o out.h5", dir);
+  CHECK(out.exit_code == 3);
+  CHECK(out.output.find("connector 'pivot'") != std::string::npos);
+  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  CHECK(dataset_shape(file, "/connectors/pivot/violation").at(0) >= 1);
+  H5Fclose(file);
+}
+
 // Starts sim on a long run in `dir` and waits until it has written `bytes` of output (so its
 // signal handlers are installed and chunks are on disk). Returns the child's pid.
 pid_t start_long_run(const fs::path& dir, std::uintmax_t bytes) {
