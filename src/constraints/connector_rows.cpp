@@ -27,6 +27,9 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   const Vec3 kappa_p = -w_A.cross(d_dot) + w_rel.cross(v_B) + w_rel.cross(w_B).cross(r) + w_rel.cross(w_rel.cross(r));
   const double w2 = frequency * frequency, two_w = 2.0 * frequency;
   out.distance = e_p.norm();
+  out.R_AB = R_AB;
+  out.p = p;
+  out.r = r;
 
   const bool rigid = connector.type == model::ConnectorType::rigid;
   out.rows = connector.rows();
@@ -51,6 +54,27 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.G_B.block<3, 3>(0, 0) = R_AB;
   out.velocity_error.head<3>() = w_rel;
   out.b.head<3>() = -w_rel.cross(w_B) - two_w * w_rel - w2 * e_theta;
+}
+
+void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& out) {
+  const int t = rows.rows == 6 ? 3 : 0;  // first translation row
+  out.setZero();
+  if (!second) {  // G_A = [−1, 0; S(p), −1] (rotation rows for rigid only)
+    for (int c = 0; c < 6; ++c) {
+      const Vec3 u_w = U.col(c).head<3>(), u_v = U.col(c).tail<3>();
+      if (t == 3) out.col(c).head<3>() = -u_w;
+      out.col(c).segment<3>(t) = rows.p.cross(u_w) - u_v;
+    }
+    return;
+  }
+  // G_B = [R, 0; −S(r) R, R]
+  const Eigen::Matrix<double, 3, 6> R_w = rows.R_AB * U.topRows<3>();
+  const Eigen::Matrix<double, 3, 6> R_v = rows.R_AB * U.bottomRows<3>();
+  for (int c = 0; c < 6; ++c) {
+    const Vec3 w = R_w.col(c);
+    if (t == 3) out.col(c).head<3>() = w;
+    out.col(c).segment<3>(t) = R_v.col(c) - rows.r.cross(w);
+  }
 }
 
 }  // namespace uwsim::constraints

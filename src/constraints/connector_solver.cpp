@@ -1,6 +1,7 @@
 // References: see connector_solver.h.
 #include "constraints/connector_solver.h"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <deque>
 
@@ -68,6 +69,13 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
 
   // K slots: an end's rows move every attached body of its tree (a lone vehicle: itself).
   for (End& e : ends_) {
+    const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
+    e.lone = lone_vehicle(body);
+    if (e.lone) {
+      const Eigen::LLT<Mat6> llt(body.M_B);
+      const Mat6 L = llt.matrixL();
+      e.U = L.inverse().transpose();
+    }
     e.slot_begin = static_cast<int>(slot_body_.size());
     for (int b : attached_bodies_)
       if (root_of(b) == root_of(e.body)) slot_body_.push_back(b);
@@ -107,7 +115,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
       const int I = position_[static_cast<std::size_t>(e.connector)], J = position_[static_cast<std::size_t>(f.connector)];
       if (I < J || root_of(e.body) != root_of(f.body)) continue;
       for (int s = f.slot_begin; s < f.slot_end; ++s)
-        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s});
+        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s, e.lone});
     }
   }
 }
@@ -116,8 +124,8 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
   for (const End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
     const Mat6& G_e = G(e);
-    if (lone_vehicle(body)) {
-      K_[e.slot_begin].noalias() = body.M_inv_B * G_e.transpose();
+    if (e.lone) {
+      multiply_rows(rows_[e.connector], e.second, e.U, K_[e.slot_begin]);
       continue;
     }
     const int root = body.root, end = model.bodies[static_cast<std::size_t>(root)].tree_end;
@@ -134,7 +142,11 @@ void ConnectorSolver::assemble_and_factor() {
   // G rows past a connector's own and K columns past the other's are zero: the blocks come
   // out zero-padded as the factorisation wants them.
   ldlt_.set_zero();
-  for (const Contribution& w : contributions_) ldlt_.block(w.I, w.J).noalias() += G(ends_[w.end]) * K_[w.slot];
+  for (const Contribution& w : contributions_) {
+    const End& e = ends_[w.end];
+    if (w.lone) ldlt_.block(w.I, w.J).noalias() += K_[e.slot_begin] * K_[w.slot].transpose();
+    else ldlt_.block(w.I, w.J).noalias() += G(e) * K_[w.slot];
+  }
   ldlt_.factor();
 }
 

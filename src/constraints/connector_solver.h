@@ -62,9 +62,14 @@ class ConnectorSolver {
     bool second = false;        // the connector's second body (uses G_B)
     int slot_begin = 0;         // K slots for this end: one per attachment of its tree
     int slot_end = 0;
+    bool lone = false;          // on a lone vehicle: its slot holds H = G M^{-1/2} instead
+    Mat6 U = Mat6::Identity();  // lone: L⁻ᵀ with M = L Lᵀ, so M⁻¹ = U Uᵀ
   };
-  struct Contribution {         // W(I, J) += G_e K[slot], I ≥ J positions in the ordering
+  // W(I, J) += G_e K[slot] (trees) or H_e H_fᵀ (lone vehicles: slot is f's), I ≥ J positions
+  // in the ordering.
+  struct Contribution {
     int I = 0, J = 0, end = 0, slot = 0;
+    bool lone = false;
   };
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
   void compute_responses(const model::Model& model, dynamics::Workspace& ws);

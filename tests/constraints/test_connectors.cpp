@@ -4,6 +4,7 @@
 
 #include <Eigen/QR>
 
+#include "constraints/connector_rows.h"
 #include "constraints/envelope_ldlt.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
@@ -112,6 +113,31 @@ TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-in
     const Eigen::VectorXd expected = W.completeOrthogonalDecomposition().pseudoInverse() * r;
     CHECK((lambda - expected).norm() <= 1e-8 * expected.norm());
     CHECK((W * lambda - r).norm() <= 1e-10 * r.norm());
+  }
+}
+
+TEST_CASE("connector rows: the structured product G·U equals the dense one, for both bodies, rigid and ball") {
+  test::RandomBodies rnd(7);
+  for (const auto type : {model::ConnectorType::rigid, model::ConnectorType::ball}) {
+    model::Connector c;
+    c.type = type;
+    c.p_AK_A = rnd.vec3(0.5);
+    c.X_BK = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(0.5)};
+    dynamics::BodyState A, B;
+    A.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
+    B.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
+    A.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
+    B.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
+    constraints::ConnectorRows rows;
+    constraints::connector_rows(c, 10.0, A, &B, rows);
+    spatial::Mat6 U;
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) U(i, j) = rnd.uniform(-1, 1);
+    spatial::Mat6 out;
+    constraints::multiply_rows(rows, false, U, out);
+    CHECK((out - rows.G_A * U).norm() < 1e-14 * U.norm());
+    constraints::multiply_rows(rows, true, U, out);
+    CHECK((out - rows.G_B * U).norm() < 1e-14 * U.norm());
   }
 }
 
