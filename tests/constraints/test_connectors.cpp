@@ -370,3 +370,72 @@ TEST_CASE("rigid connector on an arm link: a vehicle held by an arm moves like t
   MESSAGE("connector on a link vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
 }
+
+TEST_CASE("rigid connector inside one tree: locking a joint with a redundant loop moves like a fixed joint") {
+  // base –revolute– link, plus a rigid connector base–link: the connector's 6 rows overlap the
+  // joint's 5 constraints (5 dependent rows), and the pair moves as base –fixed– link.
+  test::RandomBodies rnd(61);
+  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 2.0);
+  base.initial.nu_B << 0.2, -0.1, 0.05, 0.3, 0.2, -0.4;
+  scenario::JointSpec weld = rnd.joint("hinge", JT::fixed, "base", "link", 0);
+  scenario::ForceSpec push = push_on("link", Vec3(3, -2, 1), Vec3(0.2, 0.1, -0.3));
+  scenario::Scenario welded = test::scenario_with({base, link}, 10.0, 1e-3, 10.0);
+  welded.joints = {weld};
+  welded.forces = {push};
+  scenario::Scenario locked = welded;
+  locked.joints[0].type = JT::revolute;
+  locked.joints[0].effort = 0.7;  // pushes against the lock the whole time
+  locked.connectors = {connector("lock", "base", "link", Vec3(0.1, 0.0, 0.05))};
+  const test::Trajectory one = test::simulate(welded), two = test::simulate(locked);
+  REQUIRE(two.result.outcome == integrate::Outcome::completed);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < one.t.size(); ++k) {
+    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
+    for (std::size_t i = 0; i < 2; ++i)
+      worst = std::max({worst, (P1[i].p - P2[i].p).norm(), rotation_angle(P1[i].R.transpose() * P2[i].R)});
+  }
+  MESSAGE("joint locked by a connector vs fixed joint: ", worst);
+  CHECK(worst < 1e-7);
+  CHECK((poses_at(one.model, one.x.back())[0].p - poses_at(one.model, one.x.front())[0].p).norm() > 0.5);
+}
+
+TEST_CASE("ball connector closing a loop in one tree: no work, so ½ΣVᵀMV is conserved in an ideal fluid") {
+  // A vehicle with a three-link arm, hinges all about y, whose tip is held to the vehicle by a
+  // ball connector: a planar four-bar loop with one degree of freedom (the ball's y row repeats
+  // what the hinges already hold: a dependent row). No gravity, no damping, no motors: the
+  // connector force is workless, and the loop keeps moving with constant kinetic energy.
+  test::RandomBodies rnd(71);
+  scenario::BodySpec base = rnd.body("base", 11.5), upper = rnd.body("upper", 1.5), middle = rnd.body("middle", 1.2),
+                     lower = rnd.body("lower", 1.0);
+  for (auto* b : {&base, &upper, &middle, &lower}) b->linear_damping.setZero(), b->quadratic_damping.setZero();
+  base.initial.nu_B << 0.3, -0.1, 0.2, 0.5, -0.4, 0.6;
+  auto hinge = [](const std::string& parent, const std::string& child, const Vec3& xyz, double q0, double qd0) {
+    scenario::JointSpec j;
+    j.name = child, j.parent = parent, j.child = child;
+    j.placement.xyz = xyz, j.placement.axis = Vec3::UnitY();
+    j.initial_position = q0, j.initial_velocity = qd0;
+    return j;
+  };
+  scenario::Scenario s = test::scenario_with({base, upper, middle, lower}, 10.0, 1e-3, 10.0);
+  s.environment.gravity = 0.0;
+  s.joints = {hinge("base", "upper", Vec3(0.2, 0.0, 0.1), -0.6, 1.5), hinge("upper", "middle", Vec3(0.3, 0.0, 0.0), 1.4, 0.0),
+              hinge("middle", "lower", Vec3(0.25, 0.0, 0.0), 1.2, 0.0)};
+  s.connectors = {connector("tip", "lower", "base", Vec3(0.2, 0.0, 0.0), scenario::ConnectorType::ball)};
+  s.simulation.integrator = scenario::IntegratorKind::dopri5;
+  s.simulation.abs_tol = s.simulation.rel_tol = 1e-12;
+  const test::Trajectory tr = test::simulate(s);
+  REQUIRE(tr.result.outcome == integrate::Outcome::completed);
+  const double T0 = test::kinetic_energy(tr.model, tr.x.front());
+  double worst = 0.0;
+  for (const auto& x : tr.x) worst = std::max(worst, std::abs(test::kinetic_energy(tr.model, x) - T0));
+  MESSAGE("loop energy drift: ", worst, " of ", T0);
+  CHECK(worst < 1e-8 * T0);
+  // The loop moved: the first hinge turned, and the tip stayed on the vehicle.
+  const auto q = [&](std::size_t k) { return tr.x[k][static_cast<std::size_t>(tr.model.bodies[1].q_offset)]; };
+  double range = 0.0;
+  for (std::size_t k = 0; k < tr.t.size(); ++k) range = std::max(range, std::abs(q(k) - q(0)));
+  MESSAGE("first hinge range: ", range);
+  CHECK(range > 0.2);
+  const auto [distance, angle] = worst_violation(tr);
+  CHECK(distance < 1e-9);
+}
