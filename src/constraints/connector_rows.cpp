@@ -40,6 +40,7 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.G_A.block<3, 3>(t, 3) = -Mat3::Identity();
   out.G_B.block<3, 3>(t, 0) = -skew(r) * R_AB;
   out.G_B.block<3, 3>(t, 3) = R_AB;
+  out.position_error.segment<3>(t) = e_p;
   out.velocity_error.segment<3>(t) = e_p_dot;
   out.b.segment<3>(t) = -kappa_p - two_w * e_p_dot - w2 * e_p;
   if (!rigid) {
@@ -52,6 +53,7 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.angle = std::atan2(e_theta.norm(), 0.5 * (R_e.trace() - 1.0));
   out.G_A.block<3, 3>(0, 0) = -Mat3::Identity();
   out.G_B.block<3, 3>(0, 0) = R_AB;
+  out.position_error.head<3>() = e_theta;
   out.velocity_error.head<3>() = w_rel;
   out.b.head<3>() = -w_rel.cross(w_B) - two_w * w_rel - w2 * e_theta;
 }

@@ -37,6 +37,7 @@ struct ConnectorRows {
   Mat6 G_A = Mat6::Zero();   // top `rows` rows used
   Mat6 G_B = Mat6::Zero();
   Vec6 b = Vec6::Zero();     // right-hand side of (4)
+  Vec6 position_error = Vec6::Zero();  // e: [e_θ; e_p] (rigid) or e_p (ball), (1)–(2)
   Vec6 velocity_error = Vec6::Zero();  // ė (3)
   double distance = 0.0;     // |e_p|, m
   double angle = 0.0;        // rotation angle of R_e, rad (rigid only)
