@@ -150,7 +150,7 @@ void ConnectorSolver::assemble_and_factor() {
   ldlt_.factor();
 }
 
-void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws) {
+void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws, bool record_wrenches) {
   for (int b : attached_bodies_) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
   for (int root : tree_roots_)
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
@@ -160,7 +160,7 @@ void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws) {
     lambda.head(d) = Eigen::Map<const Eigen::VectorXd>(lambda_.data() + row_offset_[e.connector], d);
     const Vec6 wrench = G(e).transpose() * lambda;
     ws.bodies[static_cast<std::size_t>(e.body)].f_extra += wrench;
-    if (!e.second) wrench_Ao_A_[e.connector] = wrench;
+    if (record_wrenches && !e.second) wrench_Ao_A_[e.connector] = wrench;
   }
   for (int b : attached_bodies_) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
@@ -184,7 +184,7 @@ void ConnectorSolver::correct_accelerations(const Model& model, dynamics::Worksp
   compute_responses(model, ws);
   assemble_and_factor();
   ldlt_.solve(rhs_.data(), lambda_.data());
-  respond_to(model, ws);
+  respond_to(model, ws, true);
   for (int b : attached_bodies_) {
     if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) ws.bodies[static_cast<std::size_t>(b)].A_WB_B += ws.bodies[static_cast<std::size_t>(b)].dA;
   }
@@ -203,7 +203,7 @@ void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace
     for (int i = 0; i < rows_[c].rows; ++i) rhs_[row_offset_[c] + i] = -rows_[c].velocity_error[i];
   }
   ldlt_.solve(rhs_.data(), lambda_.data());
-  respond_to(model, ws);
+  respond_to(model, ws, false);  // an impulse (N s), not the wrench of the evaluation
   auto add_velocity = [&](int b) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
     const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];

@@ -15,8 +15,11 @@
 // common tree, so it is sparse: block-tridiagonal for a chain of vehicles. The connectors are
 // ordered by reverse Cuthill–McKee once, and W is factored inside its envelope
 // (envelope_ldlt.h), which also returns W⁺'s minimum-norm λ when connectors are redundant
-// (a loop of rigid connectors): the motion is then exactly (19–20)'s, and the reported
-// wrenches are the pseudo-inverse's split of the load among the redundant connectors.
+// (a loop of rigid connectors): the motion is then exactly (19–20)'s. How a loop shares the
+// load among its connectors is statically indeterminate — the real split depends on their
+// stiffness, which rigid constraints do not have — so the reported wrenches of redundant
+// connectors are the pseudo-inverse's minimum-‖λ‖ split, a convention (their sum on each body
+// is exact).
 //
 // Cost per evaluation, n_c connectors between lone vehicles: O(n_c · bandwidth²) with the
 // bandwidth set by how many connectors share a vehicle (a chain: 2); with trees, each
@@ -53,6 +56,8 @@ class ConnectorSolver {
   // Of the last evaluation: connector c's rows (errors) and the wrench it applies to its first
   // body, about that body's origin, in its frame ([n; f], spatial order).
   const ConnectorRows& rows(std::size_t c) const { return rows_[c]; }
+  // Constraint rows found to depend on others (redundant connectors), in the last factorisation.
+  int dependent_rows() const { return ldlt_.rank_deficiency(); }
   const Vec6& wrench_on_first(std::size_t c) const { return wrench_Ao_A_[c]; }
 
  private:
@@ -74,8 +79,9 @@ class ConnectorSolver {
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
   void compute_responses(const model::Model& model, dynamics::Workspace& ws);
   void assemble_and_factor();
-  // Puts the wrenches G_eᵀ λ on the bodies and runs their trees' responses (dA, dqdd).
-  void respond_to(const model::Model& model, dynamics::Workspace& ws);
+  // Puts the wrenches G_eᵀ λ on the bodies and runs their trees' responses (dA, dqdd);
+  // records them as the connectors' wrenches if asked.
+  void respond_to(const model::Model& model, dynamics::Workspace& ws, bool record_wrenches);
 
   std::vector<End> ends_;
   std::vector<int> slot_body_;          // the body whose response each K slot records
