@@ -60,23 +60,17 @@ void connector_rows(const model::Connector& connector, double frequency, const d
 
 void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& out) {
   const int t = rows.rows == 6 ? 3 : 0;  // first translation row
-  out.setZero();
+  using Rows3 = Eigen::Matrix<double, 3, 6>;
+  if (rows.rows != 6) out.bottomRows<3>().setZero();
   if (!second) {  // G_A = [−1, 0; S(p), −1] (rotation rows for rigid only)
-    for (int c = 0; c < 6; ++c) {
-      const Vec3 u_w = U.col(c).head<3>(), u_v = U.col(c).tail<3>();
-      if (t == 3) out.col(c).head<3>() = -u_w;
-      out.col(c).segment<3>(t) = rows.p.cross(u_w) - u_v;
-    }
+    if (t == 3) out.topRows<3>() = -U.topRows<3>();
+    out.middleRows<3>(t) = spatial::skew(rows.p) * U.topRows<3>() - U.bottomRows<3>();
     return;
   }
   // G_B = [R, 0; −S(r) R, R]
-  const Eigen::Matrix<double, 3, 6> R_w = rows.R_AB * U.topRows<3>();
-  const Eigen::Matrix<double, 3, 6> R_v = rows.R_AB * U.bottomRows<3>();
-  for (int c = 0; c < 6; ++c) {
-    const Vec3 w = R_w.col(c);
-    if (t == 3) out.col(c).head<3>() = w;
-    out.col(c).segment<3>(t) = R_v.col(c) - rows.r.cross(w);
-  }
+  const Rows3 R_w = rows.R_AB * U.topRows<3>();
+  out.middleRows<3>(t) = rows.R_AB * U.bottomRows<3>() - spatial::skew(rows.r) * R_w;
+  if (t == 3) out.topRows<3>() = R_w;
 }
 
 }  // namespace uwsim::constraints

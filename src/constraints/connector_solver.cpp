@@ -118,6 +118,18 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
         if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s, e.lone});
     }
   }
+  // Each block of W is written by its first contribution; the envelope's other blocks (fill-in
+  // of the factorisation) are zeroed before each assembly.
+  std::stable_sort(contributions_.begin(), contributions_.end(),
+                   [](const Contribution& a, const Contribution& b) { return a.I != b.I ? a.I < b.I : a.J < b.J; });
+  for (std::size_t k = 0; k < contributions_.size(); ++k)
+    contributions_[k].first = k == 0 || contributions_[k].I != contributions_[k - 1].I || contributions_[k].J != contributions_[k - 1].J;
+  for (int I = 0; I < static_cast<int>(n); ++I)
+    for (int J = first_block[static_cast<std::size_t>(I)]; J <= I; ++J) {
+      const bool written = std::any_of(contributions_.begin(), contributions_.end(),
+                                       [&](const Contribution& w) { return w.I == I && w.J == J; });
+      if (!written) fill_blocks_.emplace_back(I, J);
+    }
 }
 
 void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace& ws) {
@@ -141,11 +153,14 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
 void ConnectorSolver::assemble_and_factor() {
   // G rows past a connector's own and K columns past the other's are zero: the blocks come
   // out zero-padded as the factorisation wants them.
-  ldlt_.set_zero();
+  for (const auto& [I, J] : fill_blocks_) ldlt_.block(I, J).setZero();
   for (const Contribution& w : contributions_) {
     const End& e = ends_[w.end];
-    if (w.lone) ldlt_.block(w.I, w.J).noalias() += K_[e.slot_begin] * K_[w.slot].transpose();
-    else ldlt_.block(w.I, w.J).noalias() += G(e) * K_[w.slot];
+    Mat6& block = ldlt_.block(w.I, w.J);
+    if (w.lone && w.first) block.noalias() = K_[e.slot_begin] * K_[w.slot].transpose();
+    else if (w.lone) block.noalias() += K_[e.slot_begin] * K_[w.slot].transpose();
+    else if (w.first) block.noalias() = G(e) * K_[w.slot];
+    else block.noalias() += G(e) * K_[w.slot];
   }
   ldlt_.factor();
 }

@@ -75,6 +75,7 @@ class ConnectorSolver {
   struct Contribution {
     int I = 0, J = 0, end = 0, slot = 0;
     bool lone = false;
+    bool first = false;         // the block's first contribution: assigns instead of adding
   };
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
   void compute_responses(const model::Model& model, dynamics::Workspace& ws);
@@ -88,6 +89,7 @@ class ConnectorSolver {
   std::vector<int> tree_roots_;         // trees (not lone vehicles) that carry connector ends
   std::vector<int> attached_bodies_;    // every body with a connector end, once
   std::vector<Contribution> contributions_;
+  std::vector<std::pair<int, int>> fill_blocks_;  // envelope blocks no contribution writes
   std::vector<int> order_;              // position → connector
   std::vector<int> position_;           // connector → position: its block of W
   std::vector<int> row_offset_;         // connector → its first row in W
