@@ -11,6 +11,9 @@ every joint; angles in degrees); when revolute (rad/deg) and prismatic joints ar
 mixed, the prismatic ones go to joints_prismatic.png. --body does not affect joints.
 If the file has thrusters it writes thrusters.png (command, shaft speed where there is
 one, and thrust of every thruster); --body does not affect them either.
+If the file has connectors it writes connectors.png: the force and moment each applies to
+its first body (components x solid, y dashed, z dotted) and its position and attitude
+errors (log scale).
 A body / joint is any group directly holding a `position` dataset (bodies: or an
 `euler` / `velocity` one) at any depth below /bodies or /joints; its name is the path
 below that group (e.g. arm1/link2), with '/' written as '_' in PNG file names.
@@ -262,6 +265,47 @@ def plot_thrusters(f, t, tu, title, outdir):
                              THRUSTER_PANELS, "thrusters")]
 
 
+def plot_connectors(f, t, tu, title, outdir):
+    """Write connectors.png (wrench components and errors of every connector); return its path in a list."""
+    connectors = {}
+    for name in find_members(f, "connectors", ("wrench",)):
+        group = f["connectors"][name]
+        wrench, violation = group.get("wrench"), group.get("violation")
+        if not isinstance(wrench, h5py.Dataset) or wrench.ndim != 2 or wrench.shape[1] != 6:
+            print(f"plot.py: warning: connector {name}: wrench is not N×6, skipped", file=sys.stderr)
+            continue
+        ok_violation = isinstance(violation, h5py.Dataset) and violation.ndim == 2 and violation.shape[1] == 2
+        connectors[name] = (np.asarray(wrench[()], dtype=float)[:len(t)],
+                            np.asarray(violation[()], dtype=float)[:len(t)] if ok_violation else None)
+    if not connectors:
+        return []
+    fig, axes = plt.subplots(3, 1, sharex=True, figsize=(11, 8.5), layout="constrained")
+    colors = plt.get_cmap("tab10").colors
+    styles = ("-", "--", ":")
+    for k, (name, (wrench, violation)) in enumerate(connectors.items()):
+        color = colors[k % len(colors)]
+        n = len(wrench)
+        for i, axis in enumerate("xyz"):
+            axes[0].plot(t[:n], wrench[:, i], color=color, linestyle=styles[i], label=f"{name} F{axis}")
+            axes[1].plot(t[:n], wrench[:, 3 + i], color=color, linestyle=styles[i], label=f"{name} M{axis}")
+        if violation is not None:
+            m = len(violation)
+            axes[2].semilogy(t[:m], np.maximum(violation[:, 0], 1e-18), color=color, linestyle="-", label=f"{name} position (m)")
+            axes[2].semilogy(t[:m], np.maximum(violation[:, 1], 1e-18), color=color, linestyle="--", label=f"{name} angle (rad)")
+    axes[0].set_ylabel(label("force on first body", "N"))
+    axes[1].set_ylabel(label("moment at the point", "N m"))
+    axes[2].set_ylabel("error (m, rad)")
+    axes[2].set_xlabel(label("time", tu))
+    for ax in axes:
+        ax.grid(True, alpha=0.4)
+        ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.suptitle(f"{title[0]} — connectors{title[1]}")
+    out = os.path.join(outdir, "connectors.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return [out]
+
+
 def plot_file(path, outdir=None, bodies=None):
     """Write the PNGs for `path`; return the list of written paths."""
     if not os.path.isfile(path):
@@ -290,7 +334,8 @@ def plot_file(path, outdir=None, bodies=None):
                     print(f"plot.py: warning: {body}/{name} missing or empty, skipped", file=sys.stderr)
                 elif out := plot_dataset(ds, name, t, tu, title, outdir, body):
                     written.append(out)
-        return written + plot_joints(f, t, tu, title, outdir) + plot_thrusters(f, t, tu, title, outdir)
+        return (written + plot_joints(f, t, tu, title, outdir) + plot_thrusters(f, t, tu, title, outdir)
+                + plot_connectors(f, t, tu, title, outdir))
 
 
 def write_synthetic(path, n=500):
@@ -333,6 +378,10 @@ def write_synthetic(path, n=500):
                                         ("us", "rad/s", "N")):
                 if leaf in leaves:
                     f.create_dataset(f"thrusters/{name}/{leaf}", data=data).attrs.update(units=unit, description=leaf)
+        wrench = np.column_stack([np.sin(t), np.cos(t), np.full(n, -3.0), 0.1 * np.sin(t), np.zeros(n), np.full(n, 0.2)])
+        f.create_dataset("connectors/bolt/wrench", data=wrench).attrs.update(units="N, N m", description="wrench")
+        f.create_dataset("connectors/bolt/violation", data=np.column_stack([np.full(n, 1e-13), np.zeros(n)])).attrs.update(
+            units="m, rad", description="violation")
 
 
 def selftest():
@@ -341,7 +390,8 @@ def selftest():
         path = os.path.join(tmp, "run.h5")
         write_synthetic(path)
         written = plot_file(path)
-        joints = [os.path.join(tmp, "run_plots", j) for j in ("joints.png", "joints_prismatic.png", "thrusters.png")]
+        joints = [os.path.join(tmp, "run_plots", j)
+                  for j in ("joints.png", "joints_prismatic.png", "thrusters.png", "connectors.png")]
         expected = [os.path.join(tmp, "run_plots", f"{b}_{s}.png")
                     for b in ("auv", "rov", "arm1_link1", "arm1_link2")
                     for s in ("position", "attitude", "velocity")] + joints
@@ -350,11 +400,12 @@ def selftest():
         one = plot_file(path, os.path.join(tmp, "one"), ["arm1/link2"])
         ok = ok and sorted(os.path.basename(p) for p in one) == [
             "arm1_link2_attitude.png", "arm1_link2_position.png", "arm1_link2_velocity.png",
-            "joints.png", "joints_prismatic.png", "thrusters.png"]
+            "connectors.png", "joints.png", "joints_prismatic.png", "thrusters.png"]
         # revolute joints only: everything in joints.png
         with h5py.File(path, "a") as f:
             del f["joints/slider"], f["bodies"]
-        ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == ["joints.png", "thrusters.png"]
+        ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == [
+            "joints.png", "thrusters.png", "connectors.png"]
         h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
         with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
             for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"]):

@@ -27,6 +27,9 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   const Vec3 kappa_p = -w_A.cross(d_dot) + w_rel.cross(v_B) + w_rel.cross(w_B).cross(r) + w_rel.cross(w_rel.cross(r));
   const double w2 = frequency * frequency, two_w = 2.0 * frequency;
   out.distance = e_p.norm();
+  out.R_AB = R_AB;
+  out.p = p;
+  out.r = r;
 
   const bool rigid = connector.type == model::ConnectorType::rigid;
   out.rows = connector.rows();
@@ -37,6 +40,7 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.G_A.block<3, 3>(t, 3) = -Mat3::Identity();
   out.G_B.block<3, 3>(t, 0) = -skew(r) * R_AB;
   out.G_B.block<3, 3>(t, 3) = R_AB;
+  out.position_error.segment<3>(t) = e_p;
   out.velocity_error.segment<3>(t) = e_p_dot;
   out.b.segment<3>(t) = -kappa_p - two_w * e_p_dot - w2 * e_p;
   if (!rigid) {
@@ -49,8 +53,24 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.angle = std::atan2(e_theta.norm(), 0.5 * (R_e.trace() - 1.0));
   out.G_A.block<3, 3>(0, 0) = -Mat3::Identity();
   out.G_B.block<3, 3>(0, 0) = R_AB;
+  out.position_error.head<3>() = e_theta;
   out.velocity_error.head<3>() = w_rel;
   out.b.head<3>() = -w_rel.cross(w_B) - two_w * w_rel - w2 * e_theta;
+}
+
+void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& out) {
+  const int t = rows.rows == 6 ? 3 : 0;  // first translation row
+  using Rows3 = Eigen::Matrix<double, 3, 6>;
+  if (rows.rows != 6) out.bottomRows<3>().setZero();
+  if (!second) {  // G_A = [−1, 0; S(p), −1] (rotation rows for rigid only)
+    if (t == 3) out.topRows<3>() = -U.topRows<3>();
+    out.middleRows<3>(t) = spatial::skew(rows.p) * U.topRows<3>() - U.bottomRows<3>();
+    return;
+  }
+  // G_B = [R, 0; −S(r) R, R]
+  const Rows3 R_w = rows.R_AB * U.topRows<3>();
+  out.middleRows<3>(t) = rows.R_AB * U.bottomRows<3>() - spatial::skew(rows.r) * R_w;
+  if (t == 3) out.topRows<3>() = R_w;
 }
 
 }  // namespace uwsim::constraints

@@ -37,13 +37,22 @@ struct ConnectorRows {
   Mat6 G_A = Mat6::Zero();   // top `rows` rows used
   Mat6 G_B = Mat6::Zero();
   Vec6 b = Vec6::Zero();     // right-hand side of (4)
+  Vec6 position_error = Vec6::Zero();  // e: [e_θ; e_p] (rigid) or e_p (ball), (1)–(2)
   Vec6 velocity_error = Vec6::Zero();  // ė (3)
   double distance = 0.0;     // |e_p|, m
   double angle = 0.0;        // rotation angle of R_e, rad (rigid only)
+  // The structure of G_A and G_B, for multiply_rows.
+  spatial::Mat3 R_AB = spatial::Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+  Vec3 r = Vec3::Zero();
 };
 
 // `B` is null for the world. Needs the kinematics of both bodies in the workspace.
 void connector_rows(const model::Connector& connector, double frequency, const dynamics::BodyState& A,
                     const dynamics::BodyState* B, ConnectorRows& out);
+
+// out = G_A·U (second = false) or G_B·U, using the blocks of (3): G_A is −1 and S(p), G_B a
+// rotation and S(r); about a third of the dense product's work.
+void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& out);
 
 }  // namespace uwsim::constraints

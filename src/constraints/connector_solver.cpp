@@ -1,6 +1,7 @@
 // References: see connector_solver.h.
 #include "constraints/connector_solver.h"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <deque>
 
@@ -68,6 +69,13 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
 
   // K slots: an end's rows move every attached body of its tree (a lone vehicle: itself).
   for (End& e : ends_) {
+    const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
+    e.lone = lone_vehicle(body);
+    if (e.lone) {
+      const Eigen::LLT<Mat6> llt(body.M_B);
+      const Mat6 L = llt.matrixL();
+      e.U = L.inverse().transpose();
+    }
     e.slot_begin = static_cast<int>(slot_body_.size());
     for (int b : attached_bodies_)
       if (root_of(b) == root_of(e.body)) slot_body_.push_back(b);
@@ -107,17 +115,29 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
       const int I = position_[static_cast<std::size_t>(e.connector)], J = position_[static_cast<std::size_t>(f.connector)];
       if (I < J || root_of(e.body) != root_of(f.body)) continue;
       for (int s = f.slot_begin; s < f.slot_end; ++s)
-        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s});
+        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s, e.lone});
     }
   }
+  // Each block of W is written by its first contribution; the envelope's other blocks (fill-in
+  // of the factorisation) are zeroed before each assembly.
+  std::stable_sort(contributions_.begin(), contributions_.end(),
+                   [](const Contribution& a, const Contribution& b) { return a.I != b.I ? a.I < b.I : a.J < b.J; });
+  for (std::size_t k = 0; k < contributions_.size(); ++k)
+    contributions_[k].first = k == 0 || contributions_[k].I != contributions_[k - 1].I || contributions_[k].J != contributions_[k - 1].J;
+  for (int I = 0; I < static_cast<int>(n); ++I)
+    for (int J = first_block[static_cast<std::size_t>(I)]; J <= I; ++J) {
+      const bool written = std::any_of(contributions_.begin(), contributions_.end(),
+                                       [&](const Contribution& w) { return w.I == I && w.J == J; });
+      if (!written) fill_blocks_.emplace_back(I, J);
+    }
 }
 
 void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace& ws) {
   for (const End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
     const Mat6& G_e = G(e);
-    if (lone_vehicle(body)) {
-      K_[e.slot_begin].noalias() = body.M_inv_B * G_e.transpose();
+    if (e.lone) {
+      multiply_rows(rows_[e.connector], e.second, e.U, K_[e.slot_begin]);
       continue;
     }
     const int root = body.root, end = model.bodies[static_cast<std::size_t>(root)].tree_end;
@@ -133,12 +153,19 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
 void ConnectorSolver::assemble_and_factor() {
   // G rows past a connector's own and K columns past the other's are zero: the blocks come
   // out zero-padded as the factorisation wants them.
-  ldlt_.set_zero();
-  for (const Contribution& w : contributions_) ldlt_.block(w.I, w.J).noalias() += G(ends_[w.end]) * K_[w.slot];
+  for (const auto& [I, J] : fill_blocks_) ldlt_.block(I, J).setZero();
+  for (const Contribution& w : contributions_) {
+    const End& e = ends_[w.end];
+    Mat6& block = ldlt_.block(w.I, w.J);
+    if (w.lone && w.first) block.noalias() = K_[e.slot_begin] * K_[w.slot].transpose();
+    else if (w.lone) block.noalias() += K_[e.slot_begin] * K_[w.slot].transpose();
+    else if (w.first) block.noalias() = G(e) * K_[w.slot];
+    else block.noalias() += G(e) * K_[w.slot];
+  }
   ldlt_.factor();
 }
 
-void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws) {
+void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws, bool record_wrenches) {
   for (int b : attached_bodies_) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
   for (int root : tree_roots_)
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
@@ -148,7 +175,7 @@ void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws) {
     lambda.head(d) = Eigen::Map<const Eigen::VectorXd>(lambda_.data() + row_offset_[e.connector], d);
     const Vec6 wrench = G(e).transpose() * lambda;
     ws.bodies[static_cast<std::size_t>(e.body)].f_extra += wrench;
-    if (!e.second) wrench_Ao_A_[e.connector] = wrench;
+    if (record_wrenches && !e.second) wrench_Ao_A_[e.connector] = wrench;
   }
   for (int b : attached_bodies_) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
@@ -172,7 +199,7 @@ void ConnectorSolver::correct_accelerations(const Model& model, dynamics::Worksp
   compute_responses(model, ws);
   assemble_and_factor();
   ldlt_.solve(rhs_.data(), lambda_.data());
-  respond_to(model, ws);
+  respond_to(model, ws, true);
   for (int b : attached_bodies_) {
     if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) ws.bodies[static_cast<std::size_t>(b)].A_WB_B += ws.bodies[static_cast<std::size_t>(b)].dA;
   }
@@ -191,7 +218,7 @@ void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace
     for (int i = 0; i < rows_[c].rows; ++i) rhs_[row_offset_[c] + i] = -rows_[c].velocity_error[i];
   }
   ldlt_.solve(rhs_.data(), lambda_.data());
-  respond_to(model, ws);
+  respond_to(model, ws, false);  // an impulse (N s), not the wrench of the evaluation
   auto add_velocity = [&](int b) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
     const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];

@@ -15,8 +15,11 @@
 // common tree, so it is sparse: block-tridiagonal for a chain of vehicles. The connectors are
 // ordered by reverse Cuthill–McKee once, and W is factored inside its envelope
 // (envelope_ldlt.h), which also returns W⁺'s minimum-norm λ when connectors are redundant
-// (a loop of rigid connectors): the motion is then exactly (19–20)'s, and the reported
-// wrenches are the pseudo-inverse's split of the load among the redundant connectors.
+// (a loop of rigid connectors): the motion is then exactly (19–20)'s. How a loop shares the
+// load among its connectors is statically indeterminate — the real split depends on their
+// stiffness, which rigid constraints do not have — so the reported wrenches of redundant
+// connectors are the pseudo-inverse's minimum-‖λ‖ split, a convention (their sum on each body
+// is exact).
 //
 // Cost per evaluation, n_c connectors between lone vehicles: O(n_c · bandwidth²) with the
 // bandwidth set by how many connectors share a vehicle (a chain: 2); with trees, each
@@ -53,6 +56,8 @@ class ConnectorSolver {
   // Of the last evaluation: connector c's rows (errors) and the wrench it applies to its first
   // body, about that body's origin, in its frame ([n; f], spatial order).
   const ConnectorRows& rows(std::size_t c) const { return rows_[c]; }
+  // Constraint rows found to depend on others (redundant connectors), in the last factorisation.
+  int dependent_rows() const { return ldlt_.rank_deficiency(); }
   const Vec6& wrench_on_first(std::size_t c) const { return wrench_Ao_A_[c]; }
 
  private:
@@ -62,21 +67,29 @@ class ConnectorSolver {
     bool second = false;        // the connector's second body (uses G_B)
     int slot_begin = 0;         // K slots for this end: one per attachment of its tree
     int slot_end = 0;
+    bool lone = false;          // on a lone vehicle: its slot holds H = G M^{-1/2} instead
+    Mat6 U = Mat6::Identity();  // lone: L⁻ᵀ with M = L Lᵀ, so M⁻¹ = U Uᵀ
   };
-  struct Contribution {         // W(I, J) += G_e K[slot], I ≥ J positions in the ordering
+  // W(I, J) += G_e K[slot] (trees) or H_e H_fᵀ (lone vehicles: slot is f's), I ≥ J positions
+  // in the ordering.
+  struct Contribution {
     int I = 0, J = 0, end = 0, slot = 0;
+    bool lone = false;
+    bool first = false;         // the block's first contribution: assigns instead of adding
   };
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
   void compute_responses(const model::Model& model, dynamics::Workspace& ws);
   void assemble_and_factor();
-  // Puts the wrenches G_eᵀ λ on the bodies and runs their trees' responses (dA, dqdd).
-  void respond_to(const model::Model& model, dynamics::Workspace& ws);
+  // Puts the wrenches G_eᵀ λ on the bodies and runs their trees' responses (dA, dqdd);
+  // records them as the connectors' wrenches if asked.
+  void respond_to(const model::Model& model, dynamics::Workspace& ws, bool record_wrenches);
 
   std::vector<End> ends_;
   std::vector<int> slot_body_;          // the body whose response each K slot records
   std::vector<int> tree_roots_;         // trees (not lone vehicles) that carry connector ends
   std::vector<int> attached_bodies_;    // every body with a connector end, once
   std::vector<Contribution> contributions_;
+  std::vector<std::pair<int, int>> fill_blocks_;  // envelope blocks no contribution writes
   std::vector<int> order_;              // position → connector
   std::vector<int> position_;           // connector → position: its block of W
   std::vector<int> row_offset_;         // connector → its first row in W

@@ -29,6 +29,12 @@ EnvelopeLdlt::EnvelopeLdlt(std::vector<int> block_size, std::vector<int> first_b
   t_.assign(static_cast<std::size_t>(widest), Mat6::Zero());
   work_.assign(n, Vec6::Zero());
   dropped_.reserve(static_cast<std::size_t>(rows_));
+  // Room for the null vectors of up to every row (at most 32 MB; past that, storage grows the
+  // first time a larger rank deficiency appears), so the step path does not allocate.
+  const std::size_t reserved = std::min<std::size_t>(static_cast<std::size_t>(rows_), (std::size_t{32} << 20) / (sizeof(Vec6) * n + 1));
+  null_.resize(reserved * n);
+  gram_.resize(reserved * reserved);
+  coeff_.resize(reserved);
 }
 
 void EnvelopeLdlt::set_zero() {
@@ -86,6 +92,7 @@ void EnvelopeLdlt::factor() {
     for (int K = fI; K < I; ++K) S.noalias() -= t_[static_cast<std::size_t>(K - fI)] * block(I, K).transpose();
     factor_diagonal(I, S);
   }
+  if (!dropped_.empty()) prepare_null_space();
 }
 
 void EnvelopeLdlt::solve_lower(Vec6* y) const {
@@ -112,19 +119,21 @@ void EnvelopeLdlt::solve(const double* r, double* lambda) {
     work_[I].setZero();
     for (int i = 0; i < size_[I]; ++i) work_[I][i] = r[offset_[I] + i];
   }
+  // r's part outside the range of W (contradictory rows, e.g. Baumgarte terms of a drifted
+  // loop) is what W⁺ ignores: remove it, so that the rows kept are solved for exactly W⁺ r.
+  if (!dropped_.empty()) project_out_null_space(work_.data());
   solve_lower(work_.data());
   for (std::size_t I = 0; I < n; ++I)
     for (int i = 0; i < 6; ++i) work_[I][i] = pivots_[I][i] == 0.0 ? 0.0 : work_[I][i] / pivots_[I][i];
   solve_upper(work_.data());
-  if (!dropped_.empty()) remove_null_space(work_.data());
+  if (!dropped_.empty()) project_out_null_space(work_.data());  // (3)
   for (std::size_t I = 0; I < n; ++I)
     for (int i = 0; i < size_[I]; ++i) lambda[offset_[I] + i] = work_[I][i];
 }
 
-void EnvelopeLdlt::remove_null_space(Vec6* lambda) {
+void EnvelopeLdlt::prepare_null_space() {
   const std::size_t blocks = size_.size(), m = dropped_.size();
-  // Grows only when a larger rank deficiency than ever before appears.
-  if (null_.size() < blocks * m) null_.resize(blocks * m);
+  if (null_.size() < blocks * m) null_.resize(blocks * m);  // only past the reserved deficiency
   if (gram_.size() < m * m) gram_.resize(m * m), coeff_.resize(m);
   for (std::size_t c = 0; c < m; ++c) {  // n_c = L⁻ᵀ e_k
     Vec6* v = null_.data() + c * blocks;
@@ -134,17 +143,9 @@ void EnvelopeLdlt::remove_null_space(Vec6* lambda) {
     v[I][row - offset_[I]] = 1.0;
     solve_upper(v);
   }
-  auto dot = [&](const Vec6* a, const Vec6* b) {
-    double s = 0.0;
-    for (std::size_t I = 0; I < blocks; ++I) s += a[I].dot(b[I]);
-    return s;
-  };
-  // coeff = (Nᵀ N)⁻¹ Nᵀ λ, with Nᵀ N by Cholesky: the n_c are columns of the invertible L⁻ᵀ,
-  // so independent, and Nᵀ N is positive definite.
-  for (std::size_t a = 0; a < m; ++a) {
-    coeff_[a] = dot(null_.data() + a * blocks, lambda);
+  // Nᵀ N = C Cᵀ by Cholesky: the n_c are columns of the invertible L⁻ᵀ, so independent.
+  for (std::size_t a = 0; a < m; ++a)
     for (std::size_t b = 0; b <= a; ++b) gram_[a * m + b] = dot(null_.data() + a * blocks, null_.data() + b * blocks);
-  }
   for (std::size_t j = 0; j < m; ++j) {
     double d = gram_[j * m + j];
     for (std::size_t k = 0; k < j; ++k) d -= gram_[j * m + k] * gram_[j * m + k];
@@ -155,7 +156,18 @@ void EnvelopeLdlt::remove_null_space(Vec6* lambda) {
       gram_[i * m + j] = s / gram_[j * m + j];
     }
   }
-  for (std::size_t i = 0; i < m; ++i) {
+}
+
+double EnvelopeLdlt::dot(const Vec6* a, const Vec6* b) const {
+  double s = 0.0;
+  for (std::size_t I = 0; I < size_.size(); ++I) s += a[I].dot(b[I]);
+  return s;
+}
+
+void EnvelopeLdlt::project_out_null_space(Vec6* x) {
+  const std::size_t blocks = size_.size(), m = dropped_.size();
+  for (std::size_t a = 0; a < m; ++a) coeff_[a] = dot(null_.data() + a * blocks, x);  // Nᵀ x
+  for (std::size_t i = 0; i < m; ++i) {  // (Nᵀ N)⁻¹ Nᵀ x
     double s = coeff_[i];
     for (std::size_t k = 0; k < i; ++k) s -= gram_[i * m + k] * coeff_[k];
     coeff_[i] = s / gram_[i * m + i];
@@ -166,7 +178,7 @@ void EnvelopeLdlt::remove_null_space(Vec6* lambda) {
     coeff_[i] = s / gram_[i * m + i];
   }
   for (std::size_t c = 0; c < m; ++c)
-    for (std::size_t I = 0; I < blocks; ++I) lambda[I] -= coeff_[c] * null_[c * blocks + I];
+    for (std::size_t I = 0; I < blocks; ++I) x[I] -= coeff_[c] * null_[c * blocks + I];
 }
 
 }  // namespace uwsim::constraints

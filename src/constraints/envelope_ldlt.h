@@ -13,13 +13,13 @@
 // zero-padded), so the work is a few dense products per block rather than scalar recurrences.
 // A pivot D_i ≤ rank_tolerance · W_ii marks row i as a combination of earlier rows (in exact
 // arithmetic its Schur complement row is zero): D_i and column i of L are set to zero.
-// Solve: L y = r, z_i = y_i / D_i (0 for dropped rows), Lᵀ λ_p = z. λ_p solves W λ = r
-// whenever r lies in the range of W (always, for consistent constraints). Each dropped row k
-// gives a null vector n_k = L⁻ᵀ e_k (W n_k = L D e_k = 0), and the minimum-norm solution, the
-// pseudo-inverse's λ = W⁺ r, is λ_p with its null-space part removed:
-//   λ = λ_p − N (Nᵀ N)⁻¹ Nᵀ λ_p                                                          (3)
-// Storage is sized once; factor() and solve() allocate only the first time a larger rank
-// deficiency than ever before appears.
+// Each dropped row k gives a null vector n_k = L⁻ᵀ e_k (W n_k = L D e_k = 0); with N their
+// columns, P = 1 − N (Nᵀ N)⁻¹ Nᵀ projects onto the range of W. Solve: r' = P r, then L y = r',
+// z_i = y_i / D_i (0 for dropped rows), Lᵀ λ_p = z, which solves W λ = r' exactly, and
+//   λ = P λ_p = W⁺ r                                                                      (3)
+// the pseudo-inverse's minimum-norm (least-squares, if r has a part outside the range) answer.
+// Storage is sized once (null vectors for up to every row, within 32 MB); factor() and
+// solve() do not allocate.
 #pragma once
 
 #include <vector>
@@ -54,7 +54,9 @@ class EnvelopeLdlt {
   void factor_diagonal(int I, Mat6& S);
   void solve_lower(Vec6* y) const;   // L y = r in place, block vectors
   void solve_upper(Vec6* x) const;   // Lᵀ x = z in place
-  void remove_null_space(Vec6* lambda);  // (3)
+  void prepare_null_space();                 // N and the Cholesky factor of Nᵀ N
+  void project_out_null_space(Vec6* x);      // x ← P x, (3)
+  double dot(const Vec6* a, const Vec6* b) const;  // over all blocks
 
   int rows_ = 0;
   std::vector<int> size_, first_, offset_, start_;
