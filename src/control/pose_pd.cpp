@@ -1,6 +1,7 @@
 // References: [LeonGonzalez2024] Fig. 10, Table 4. Equation numbers (1)–(5): pose_pd.h.
 #include "control/pose_pd.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "control/attitude_error.h"
@@ -27,7 +28,7 @@ Vec6 pose_pd_wrench(const PosePdSettings& s, const PoseError& err) {
 
 PosePd::PosePd(const PosePdSettings& settings)
     : settings_(settings), clock_(settings.sample_period) {
-  if (!(settings.kp.minCoeff() >= 0.0) || !(settings.kd.minCoeff() >= 0.0))
+  if (!(settings.kp.minCoeff() >= 0.0) || !(settings.kd.minCoeff() >= 0.0) || !(settings.ki.minCoeff() >= 0.0))
     throw std::invalid_argument("PosePd: gains must be >= 0");
   if (!(settings.limit.minCoeff() >= 0.0))
     throw std::invalid_argument("PosePd: limits must be >= 0");
@@ -36,7 +37,15 @@ PosePd::PosePd(const PosePdSettings& settings)
 bool PosePd::update(double t, const PoseSetpoint& setpoint, const VehicleState& state) {
   if (!clock_.due(t)) return false;
   const PoseError err = pose_error(setpoint, state);
-  tau_B_ = pose_pd_wrench(settings_, err);
+  const Vec6 pd = settings_.kp.cwiseProduct(err.e_B) + settings_.kd.cwiseProduct(err.e_rate_B);  // (4)
+  const Vec6 increment = settings_.ki.cwiseProduct(err.e_B) * clock_.period();                 // (6)
+  for (int k = 0; k < 6; ++k) {
+    const double raw = pd[k] + integral_[k] + increment[k];
+    const double limit = settings_.limit[k];
+    const bool winds_up = (raw > limit && increment[k] > 0.0) || (raw < -limit && increment[k] < 0.0);
+    if (!winds_up) integral_[k] += increment[k];
+    tau_B_[k] = std::clamp(pd[k] + integral_[k], -limit, limit);                                // (5)
+  }
   error_B_ = err.e_B;
   clock_.advance(t);
   return true;
@@ -46,6 +55,7 @@ void PosePd::reset() {
   clock_.reset();
   tau_B_.setZero();
   error_B_.setZero();
+  integral_.setZero();
 }
 
 }  // namespace uwsim::control

@@ -9,6 +9,12 @@
 //   ė_B   = [R_WBᵀ v_d_W − v_B ; R_WBᵀ ω_d_W − ω_B]   velocity error in body axes        (3)
 //   τ_B   = K_P ∘ [e_p_B; e_θ_B] + K_D ∘ ė_B          per-axis gains                     (4)
 //   τ_B   clamped per axis to ±τ_max                                                   (5)
+// Optional integral action (a pose PID; K_I = 0 by default, Table 4 is a PD): the sampled
+//   I_k = I_{k−1} + K_I ∘ T e_k, added to (4) before (5),                                (6)
+// with the pid's clamping anti-windup per axis (control/pid.h): an increment that pushes a
+// saturated axis further out is dropped. The body-frame errors are integrated as they are, so
+// a constant disturbance in body axes (buoyancy of a vehicle that holds its attitude) is
+// cancelled; one that turns with the vehicle's yaw is followed only as fast as K_I allows.
 // Ordering: Fossen's [X Y Z K M N] (force; moment) for τ, the gains and the limits, and
 // ν = [u v w p q r] for the measured velocity — the order of paper 001's Table 4 and of the
 // thruster configuration matrix (control/thruster_configuration.h), so τ_B feeds the
@@ -16,7 +22,7 @@
 // Deviations from paper 001: the attitude error is the quaternion rotation vector instead of
 // wrapped Euler-angle differences (no gimbal lock or 2π jumps), and the derivative acts on the
 // body-frame velocity error (3) rather than on η̇. For small errors both agree to first order.
-// No integral action (Table 4 is a PD); no restoring-force compensation.
+// No restoring-force compensation.
 // Sampling: the derivative term alone is stable as a sampled loop only for T·K_D/I < 2; Table 4's
 // K_D = 100 on the BlueROV2's I = 0.16 kg m² (pole 625 rad/s) needs T < 3.2 ms, 1 ms in the tests.
 #pragma once
@@ -32,6 +38,7 @@ namespace uwsim::control {
 struct PosePdSettings {
   spatial::Vec6 kp = spatial::Vec6::Zero();  // [x y z φ θ ψ]: N/m, N m/rad
   spatial::Vec6 kd = spatial::Vec6::Zero();  // N s/m, N m s/rad
+  spatial::Vec6 ki = spatial::Vec6::Zero();  // N/(m s), N m/(rad s): (6)
   spatial::Vec6 limit = spatial::Vec6::Constant(std::numeric_limits<double>::infinity());
   double sample_period = 0.01;  // s
 };
@@ -69,6 +76,7 @@ class PosePd {
 
   const spatial::Vec6& output() const { return tau_B_; }  // held τ_B, [X Y Z K M N]
   const spatial::Vec6& error() const { return error_B_; }  // [e_p_B; e_θ_B] at the last sample
+  const spatial::Vec6& integral() const { return integral_; }  // I_k of (6)
   void reset();
 
  private:
@@ -76,6 +84,7 @@ class PosePd {
   SampleClock clock_;
   spatial::Vec6 tau_B_ = spatial::Vec6::Zero();
   spatial::Vec6 error_B_ = spatial::Vec6::Zero();
+  spatial::Vec6 integral_ = spatial::Vec6::Zero();  // I_k of (6)
 };
 
 }  // namespace uwsim::control

@@ -25,6 +25,15 @@ void add_thruster_wrenches(const model::Model& model, const double* x, Workspace
   }
 }
 
+void add_controller_wrenches(const model::Model& model, Workspace& ws) {
+  for (std::size_t i = 0; i < model.controllers.size(); ++i) {
+    const model::Controller& c = model.controllers[i];
+    if (c.kind != model::ControllerKind::pose_pd || !c.applies_wrench) continue;
+    const Vec6 tau_B = ws.controllers[i].output.head<6>();
+    ws.bodies[static_cast<std::size_t>(c.body)].F_Bo_B += spatial::from_fossen_order(tau_B);
+  }
+}
+
 void write_actuator_rates(const model::Model& model, const Workspace& ws, double* xdot) {
   for (std::size_t i = 0; i < model.thrusters.size(); ++i) {
     const int k = model.thrusters[i].state_index;

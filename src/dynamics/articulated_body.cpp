@@ -20,11 +20,15 @@ void articulate(const model::Model& model, const model::Body& body, const double
     const double q = x[body.q_offset], qd = x[body.v_offset];
     const int k = body.joint.S_index;
     s.U = k >= 0 ? Vec6(s.IA.col(k)) : Vec6(s.IA * body.joint.S_C);
-    s.D = k >= 0 ? s.U[k] : body.joint.S_C.dot(s.U);
-    s.tau = applied_effort(body.joint, ws.inputs.data());
-    s.tau_total = s.tau + passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
+    // A motor's armature (reflected rotor inertia) belongs to the inertia along the joint:
+    // D = Sᵀ IA S + armature ([Leborne2018] eq. 2; joint_actuation.h), never a lagged torque.
+    const actuation::JointActuation act = body.joint.actuator.actuation(ws.inputs.data(), q, qd);
+    s.D = (k >= 0 ? s.U[k] : body.joint.S_C.dot(s.U)) + act.armature;
+    s.tau = applied_effort(body.joint, act);
+    s.tau_total = s.tau + actuator_passive_force(act, qd, s.D, model.limit_frequency) +
+                  passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
-    s.u = s.tau_total - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
+    s.u = s.tau_total - act.bias - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
     Ia.noalias() -= s.U * (s.U.transpose() / s.D);
     pa += s.U * (s.u / s.D);
   }

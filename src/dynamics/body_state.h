@@ -23,6 +23,8 @@ struct BodyState {
   double tau = 0.0;      // applied joint effort (after saturation), without friction and limits
   double tau_total = 0.0;  // everything the joint transmits along S: effort, damping, friction, limit
   double qdd = 0.0;      // joint acceleration
+  double armature = 0.0;       // a motor actuator's reflected inertia at q (kinematics), for crba/rnea
+  double actuator_bias = 0.0;  // its velocity-product torque at (q, q̇)
   Vec6 A_WB_B = Vec6::Zero();  // spatial acceleration, body coordinates (= ν̇ for a free root)
   // articulated_response.h: an extra wrench on the body and the accelerations it causes
   Vec6 f_extra = Vec6::Zero();

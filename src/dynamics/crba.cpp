@@ -30,6 +30,7 @@ Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws) {
     const Eigen::Index row = body.v_offset - model.nq;
     Eigen::Matrix<double, 6, Eigen::Dynamic> F = Ic[i] * S_i;
     H.block(row, row, S_i.cols(), S_i.cols()) = S_i.transpose() * F;
+    if (S_i.cols() == 1) H(row, row) += ws.bodies[i].armature;  // a motor's reflected inertia
     for (std::size_t j = i; model.bodies[j].parent >= 0;) {
       for (Eigen::Index k = 0; k < F.cols(); ++k) F.col(k) = spatial::force_to_parent(ws.bodies[j].X_PB, F.col(k));
       j = static_cast<std::size_t>(model.bodies[j].parent);

@@ -5,6 +5,8 @@
 // (a free root's S is the 6×6 identity; fixed joints contribute no rows).
 // Together with inverse_dynamics (v̇ = 0 gives h) it is the independent check of the
 // articulated-body algorithm: q̈ = H⁻¹ (τ − h).
+// A motor actuator's armature (reflected rotor inertia, joint_actuation.h) is added to its
+// joint's diagonal entry, as the articulated-body algorithm adds it to D.
 // Preconditions: compute_kinematics (poses) in the workspace.
 #pragma once
 

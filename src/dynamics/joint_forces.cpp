@@ -5,9 +5,14 @@
 
 namespace uwsim::dynamics {
 
-double applied_effort(const model::Joint& joint, const double* channel_values) {
-  const double effort = joint.effort + joint.actuator.effort(channel_values);
-  return std::clamp(effort, -joint.max_effort, joint.max_effort);
+double applied_effort(const model::Joint& joint, const actuation::JointActuation& actuation) {
+  return std::clamp(joint.effort + actuation.drive, -joint.max_effort, joint.max_effort);
+}
+
+double actuator_passive_force(const actuation::JointActuation& a, double qd, double D, double omega) {
+  double force = -a.viscous * qd;
+  if (a.coulomb > 0.0) force -= a.coulomb * std::tanh(qd / std::max(kFrictionSpeedScale, a.coulomb / (D * omega)));
+  return force;
 }
 
 double friction_speed_scale(const model::Joint& joint, double D, double omega) {

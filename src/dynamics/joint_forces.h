@@ -1,7 +1,11 @@
 // Forces a joint applies along its axis besides those of the bodies: the applied effort, viscous
 // damping, Coulomb friction and the position limits.
 //
-// - Effort: the joint's `effort` plus its actuator's command, saturated to ±max_effort.
+// - Effort: the joint's `effort` plus its actuator's drive torque, saturated to ±max_effort.
+// - A motor actuator's friction (actuation/joint_actuation.h): −viscous·q̇ and its dry friction
+//   regularised as the joint's, with ε from its own magnitude. Its armature and velocity-product
+//   bias are dynamics, not forces the joint transmits: the articulated-body algorithm adds the
+//   armature to D and the bias to the joint's bias (as crba.h and rnea.h do).
 // - Damping: −b·q̇.
 // - Coulomb friction, regularised so the right-hand side stays smooth for the integrator:
 //   −F_c·tanh(q̇ / ε): full friction above ~3ε, a steep viscous slope F_c/ε through zero.
@@ -22,8 +26,9 @@ namespace uwsim::dynamics {
 
 constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
-// `channel_values`: the input channels of this evaluation (Workspace::inputs).
-double applied_effort(const model::Joint& joint, const double* channel_values);
+// `actuation`: the joint's actuator at this evaluation (JointActuator::actuation).
+double applied_effort(const model::Joint& joint, const actuation::JointActuation& actuation);
+double actuator_passive_force(const actuation::JointActuation& actuation, double qd, double D, double omega);
 // Damping and friction; D and omega as for the limits.
 double passive_joint_force(const model::Joint& joint, double qd, double D, double omega);
 double friction_speed_scale(const model::Joint& joint, double D, double omega);  // ε

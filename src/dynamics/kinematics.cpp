@@ -34,6 +34,9 @@ void compute_kinematics(const model::Model& model, const double* x, Workspace& w
         V_WB_B = joint_velocity;
       }
       s.c = spatial::cross_motion(V_WB_B, joint_velocity);
+      const actuation::JointActuation transmission = body.joint.actuator.actuation(0.0, q, qd);
+      s.armature = body.joint.actuator.has_motor() ? transmission.armature : 0.0;
+      s.actuator_bias = body.joint.actuator.has_motor() ? transmission.bias : 0.0;
     }
     s.motion = body_motion(s.X_WB.R, V_WB_B, current_W);
   }

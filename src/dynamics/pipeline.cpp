@@ -61,6 +61,7 @@ void compute_kinematics_and_forces(const model::Model& model, double t, double s
   sample_inputs(model, t, schedule_time, ws);
   accumulate_body_forces(model, schedule_time, ws);
   add_thruster_wrenches(model, x, ws);
+  add_controller_wrenches(model, ws);
 }
 
 void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,

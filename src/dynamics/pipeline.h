@@ -1,15 +1,17 @@
 // The derivative of the state: one fixed stage order per evaluation, the map of the simulator.
 //   1. kinematics      poses and velocities of every body, velocities relative to the water
-//   1b. inputs         every command channel at the evaluation time (actuation_stage.h)
+//   1b. inputs         every command channel at the evaluation time (actuation_stage.h);
+//                      controllers are not evaluated here: their outputs are held between
+//                      samples (control/controller_set.h) and read like channels
 //   2. body forces     rigid-body and added-mass Coriolis, damping, weight and buoyancy,
-//                      applied wrenches, thrusters — everything on a body that is not M·a
+//                      applied wrenches, thrusters, the held wrench of pose controllers —
+//                      everything on a body that is not M·a
 //   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
 //                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
 //   3b. connectors     Udwadia–Kalaba correction of those accelerations [Nielsen2018 eq. 19–20]
 //                      (constraints/connector_solver.h)
 //   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, the accelerations, and the rates
 //                      of the actuator states
-// The next issues add stages in place: controllers after 1b.
 //
 // Attitude: free roots' quaternions are used normalised (q / |q|) in every evaluation, so q̇ is
 // tangent to the unit sphere and the norm changes only by integration error; the integrator

@@ -7,8 +7,9 @@
 // τ here is everything the joint must transmit along S (effort + friction + damping + limit in
 // the articulated-body algorithm's terms). With v̇ = 0 it gives the bias h(q, v) used for
 // feed-forward control (paper 004 eq. 4).
-// Preconditions: compute_kinematics_and_forces(model, t, x, ws). Not for the step path: it
-// allocates nothing itself, but callers use dynamic vectors.
+// A motor actuator adds armature·q̈ + its velocity-product bias to its joint (joint_actuation.h).
+// Preconditions: compute_kinematics_and_forces(model, t, x, ws). The first form allocates its
+// result; the second writes into the caller's storage and allocates nothing (controllers).
 #pragma once
 
 #include <Eigen/Core>
@@ -19,5 +20,8 @@ namespace uwsim::dynamics {
 
 // v̇ and the result have Model::nv entries, ordered as the state's v block.
 Eigen::VectorXd inverse_dynamics(const model::Model& model, Workspace& ws, const Eigen::VectorXd& vdot);
+// The same with v̇ = `vdot` (nv entries, or null for v̇ = 0: the bias h(q, v)), `f` scratch of
+// model.bodies.size() entries and the result in `tau` (nv entries).
+void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vdot, Vec6* f, double* tau);
 
 }  // namespace uwsim::dynamics

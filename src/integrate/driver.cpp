@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "control/controller_set.h"
 #include "dynamics/pipeline.h"
 #include "integrate/state_check.h"
 
@@ -36,7 +37,7 @@ class Run {
   Run(const model::Model& model, const Settings& settings, SampleSink& sink,
       const std::atomic<bool>* stop)
       : model_(model), settings_(settings), sink_(sink), stop_(stop), workspace_(model),
-        rhs_{&model, &workspace_, 0.0},
+        controllers_(model), rhs_{&model, &workspace_, 0.0},
         x_(model.x0), x_sample_(model.x0.size()), xdot_sample_(model.x0.size()),
         last_sample_index_(std::max(1L, static_cast<long>(std::ceil(settings.duration * settings.output_rate - 1e-9)))) {
     for (double t : model.discontinuities()) {
@@ -51,15 +52,38 @@ class Run {
       dynamics::evaluate(model_, 0.0, x_.data(), xdot_sample_.data(), workspace_);
       workspace_.connectors.project_velocities(model_, workspace_, x_.data());
     }
+    // Controllers take their first sample at t = 0, before the first step (sample_clock.h).
+    controllers_.update(0.0, x_.data(), workspace_);
     emit_sample(0.0, x_);
     if (result_.outcome == Outcome::diverged) return result_;
     double t = 0.0;
-    for (double t_end : segment_ends_) {
+    std::size_t next_end = 0;
+    while (t < settings_.duration) {
+      // The segment ends at the next force or channel jump, controller sample or the end.
+      while (segment_ends_[next_end] <= t) ++next_end;
+      double t_end = segment_ends_[next_end];
+      const double t_control = controllers_.next_sample_time();
+      if (t_control < t_end) {
+        // k·T and an output sample time k'/rate that differ by rounding are one instant: end
+        // on the output sample (the controller accepts it, sample_clock.h), no sliver step.
+        t_end = t_control;
+        const long k = std::lround(t_end * settings_.output_rate);
+        const double t_sample = sample_time(std::min(k, last_sample_index_));
+        if (std::abs(t_sample - t_end) <= 1e-12 * std::max(1.0, t_end) && t_sample > t) t_end = t_sample;
+      }
       rhs_.schedule_time = t;
       const bool finished = settings_.method == Method::rk4 ? rk4_segment(t, t_end)
                                                              : dopri5_segment(t, t_end);
       if (!finished) return result_;
       t = t_end;
+      // At the accepted segment end: controllers first, so a sample there shows their new
+      // outputs, as it shows the new branch of a jumping channel.
+      controllers_.update(t, x_.data(), workspace_);
+      if (samples_left() && sample_time(next_sample_) == t) {
+        emit_sample(t, x_);
+        if (result_.outcome == Outcome::diverged) return result_;
+      }
+      if (interrupted(t, x_)) return result_;
     }
     result_.outcome = Outcome::completed;
     return result_;
@@ -126,8 +150,8 @@ class Run {
       ++result_.steps;
       dynamics::normalize_quaternions(model_, x_.data());
       if (diverged(t, x_)) return false;
-      if (samples_left() && t == sample_time(next_sample_)) emit_sample(t, x_);
-      if (result_.outcome == Outcome::diverged || interrupted(t, x_)) return false;
+      if (t < t_end && samples_left() && t == sample_time(next_sample_)) emit_sample(t, x_);
+      if (result_.outcome == Outcome::diverged || (t < t_end && interrupted(t, x_))) return false;
     }
     return true;
   }
@@ -147,7 +171,7 @@ class Run {
       const double t_now = std::min(stepper.current_time(), t_end);
       if (diverged(stepper.current_time(), stepper.current_state())) return false;
       if (stalled(stepper.current_time(), stepper.current_time_step())) return false;
-      while (samples_left() && sample_time(next_sample_) <= t_now) {
+      while (samples_left() && sample_time(next_sample_) <= t_now && sample_time(next_sample_) < t_end) {
         stepper.calc_state(sample_time(next_sample_), x_);
         emit_sample(sample_time(next_sample_), x_);
         if (result_.outcome == Outcome::diverged) return false;
@@ -186,6 +210,7 @@ class Run {
   SampleSink& sink_;
   const std::atomic<bool>* stop_;
   dynamics::Workspace workspace_;
+  control::ControllerSet controllers_;
   RightHandSide rhs_;
   StateVector x_, x_sample_, xdot_sample_;
   std::vector<double> segment_ends_;

@@ -2,11 +2,14 @@
 //
 // - Samples fall at exactly t_k = k / output_rate (k = 0, 1, …) and at the end time.
 // - rk4: classic fixed step `step`; a step is shortened only to land on a sample time, a
-//   force switching time or the end, so every sample is a step point (no interpolation).
+//   force switching time, a channel jump, a controller sample or the end, so every sample is
+//   a step point (no interpolation).
 // - dopri5: adaptive Dormand–Prince 5(4) with abs_tol/rel_tol; samples come from its dense
 //   output (4th-order continuous extension), so the step size never depends on the output rate.
-// - The right-hand side is integrated in smooth segments between force switching times
-//   (Model::discontinuities); the stepper restarts at each.
+// - The right-hand side is integrated in smooth segments between force switching times and
+//   channel jumps (Model::discontinuities) and controller sample times; the stepper restarts
+//   at each. At a segment end the controllers due there take their sample from the accepted
+//   state (control/controller_set.h), before the output sample at that time is written.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
 //   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
 // - dopri5 stops with Outcome::diverged if its step shrinks below 1e-12·max(1, t).

@@ -39,6 +39,8 @@ void build_actuation(const scenario::Scenario& scenario, Model& model) {
       if (spec.name != body.joint.name) continue;
       body.joint.actuator.kind = spec.actuator.kind;
       body.joint.actuator.command = command_source(model.inputs, spec.actuator.input);
+      body.joint.actuator.motor = spec.actuator.motor;
+      body.joint.actuator.linear = spec.actuator.linear;
     }
   }
 

@@ -3,6 +3,7 @@
 #include "model/build_model.h"
 
 #include "model/build_actuation.h"
+#include "model/build_controllers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -277,6 +278,7 @@ Model build_model(const scenario::Scenario& scenario) {
     model.forces.push_back(force);
   }
   build_actuation(scenario, model);
+  build_controllers(scenario, model);
 
   // Connectors hold the relative pose of the start (or the one asked for), with the same
   // Baumgarte frequency as the joint limits: 20 steps per period.

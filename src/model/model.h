@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "model/connector.h"
+#include "model/controller.h"
 #include "actuation/joint_actuator.h"
 #include "actuation/thruster.h"
 #include "inputs/input_set.h"
@@ -123,6 +124,8 @@ struct Model {
   std::vector<Connector> connectors;
   inputs::InputSet inputs;     // command channels
   std::vector<actuation::Thruster> thrusters;
+  std::vector<Controller> controllers;  // in update order: pose_pd, then allocations, then pid
+  int control_slots = 0;       // held controller commands after the channels (controller.h)
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
   int na = 0;                  // actuator states (after q and v)

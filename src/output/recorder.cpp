@@ -52,6 +52,11 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
     j.acceleration = file.add_series(jgroup + "acceleration", 1, joint_units(body.joint, 2), "joint acceleration");
     j.effort = file.add_series(jgroup + "effort", 1, joint_units(body.joint, 3),
                                "applied joint effort (torque or force), after saturation; without friction, damping and limit forces");
+    j.has_motor = body.joint.actuator.has_motor();
+    if (j.has_motor) {
+      j.current = file.add_series(jgroup + "current", 1, "A", "motor current (the actuator's command)");
+      j.motor_speed = file.add_series(jgroup + "motor_speed", 1, "rad/s", "motor shaft speed (joint rate through the gearbox, screw and lever)");
+    }
     joints_.push_back(j);
   }
   for (const inputs::Channel& c : model.inputs.channels)
@@ -60,8 +65,11 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
   for (const actuation::Thruster& t : model.thrusters) {
     const std::string group = "/thrusters/" + t.name + "/";
     ThrusterSeries ts{};
-    const int channel = t.command.channel;
-    const std::string& units = channel >= 0 ? model.inputs.channels[static_cast<std::size_t>(channel)].units : std::string();
+    // A channel's units; a thruster driven by an allocation takes the command its map takes.
+    const auto channel = static_cast<std::size_t>(t.command.channel);
+    const std::string& units = t.command.channel >= 0 && channel < model.inputs.channels.size()
+                                   ? model.inputs.channels[channel].units
+                                   : std::string();
     ts.command = file.add_series(group + "command", 1, units.empty() ? "1" : units,
                                  "thruster command after its command limits, in the unit its map takes");
     ts.has_shaft_speed = t.has_shaft_speed();
@@ -81,6 +89,48 @@ Recorder::Recorder(const model::Model& model, Hdf5File& file)
                                        {"position", "angle"});
     connectors_.push_back(series);
   }
+  for (const model::Controller& c : model.controllers) add_controller_series(c);
+}
+
+void Recorder::add_controller_series(const model::Controller& c) {
+  const std::string group = "/controllers/" + c.name + "/";
+  ControllerSeries series;
+  if (c.kind == model::ControllerKind::pid) {
+    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.body)].joint;
+    const bool velocity = c.pid.mode == control::PidMode::velocity;
+    const char* units = joint_units(joint, velocity ? 1 : 0);
+    series.setpoint = file_.add_series(group + "setpoint", 1, units, velocity ? "joint velocity setpoint at the last sample" : "joint position setpoint at the last sample");
+    series.error = file_.add_series(group + "error", 1, units, "setpoint minus measurement at the last sample");
+    if (joint.actuator.has_motor())
+      series.output = file_.add_series(group + "output", 1, "A", "held motor current command (after the controller's limit)");
+    else
+      series.output = file_.add_series(group + "output", 1, joint_units(joint, 3), "held joint effort command (after the controller's limit)");
+  } else if (c.kind == model::ControllerKind::pose_pd) {
+    series.setpoint = file_.add_series(group + "setpoint", 6, "m, rad", "pose setpoint: NED position and roll, pitch, yaw (ZYX)",
+                                       {"north", "east", "down", "roll", "pitch", "yaw"});
+    series.error = file_.add_series(group + "error", 6, "m, rad", "position error and attitude error (rotation vector), body frame",
+                                    {"x", "y", "z", "roll", "pitch", "yaw"});
+    series.output = file_.add_series(group + "output", 6, "N, N m", "held body wrench about the body origin, body frame",
+                                     {"X", "Y", "Z", "K", "M", "N"});
+  } else if (c.kind == model::ControllerKind::inverse_kinematics) {
+    std::vector<std::string> names;
+    for (int k : c.joints) names.push_back(model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint.name);
+    const char* frame = c.world_frame ? "in NED" : "in the arm's base body frame";
+    series.setpoint = file_.add_series(group + "setpoint", 3, "m", std::string("end effector point setpoint, ") + frame, {"x", "y", "z"});
+    series.error = file_.add_series(group + "error", 3, "m", std::string("setpoint minus the point at the joint setpoints, ") + frame, {"x", "y", "z"});
+    series.output = file_.add_series(group + "output", static_cast<int>(names.size()), "rad or m",
+                                     "joint position setpoints q_d (revolute rad, prismatic m)", names);
+  } else {
+    std::vector<std::string> names;
+    for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);
+    series.setpoint = file_.add_series(group + "setpoint", 6, "N, N m", "commanded body wrench (the pose controller's output)",
+                                       {"X", "Y", "Z", "K", "M", "N"});
+    series.error = file_.add_series(group + "error", 6, "N, N m", "commanded minus allocated wrench (saturation, damping)",
+                                    {"X", "Y", "Z", "K", "M", "N"});
+    series.output = file_.add_series(group + "output", static_cast<int>(names.size()), "N",
+                                     "allocated thrust of each thruster", names);
+  }
+  controllers_.push_back(series);
 }
 
 void Recorder::on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
@@ -109,6 +159,13 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     file_.append(j.velocity, x + body.v_offset);
     file_.append(j.acceleration, xdot + body.v_offset);
     file_.append(j.effort, &ws.bodies[j.body].tau);
+    if (j.has_motor) {
+      const actuation::JointActuator& a = body.joint.actuator;
+      const double current = a.command.value(ws.inputs.data());
+      const double speed = a.motor_speed(x[body.q_offset], x[body.v_offset]);
+      file_.append(j.current, &current);
+      file_.append(j.motor_speed, &speed);
+    }
   }
   for (std::size_t i = 0; i < inputs_.size(); ++i) file_.append(inputs_[i], &ws.inputs[i]);
   for (std::size_t i = 0; i < thrusters_.size(); ++i) {
@@ -127,6 +184,12 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
     const constraints::ConnectorRows& rows = ws.connectors.rows(c);
     const double violation[2] = {rows.distance, rows.angle};
     file_.append(connectors_[c].violation, violation);
+  }
+  for (std::size_t i = 0; i < controllers_.size(); ++i) {
+    const model::ControllerSignals& signals = ws.controllers[i];
+    file_.append(controllers_[i].setpoint, signals.setpoint.data());
+    file_.append(controllers_[i].error, signals.error.data());
+    file_.append(controllers_[i].output, signals.output.data());
   }
   file_.sync();
 }

@@ -6,6 +6,7 @@
 //   /bodies/<body>/velocity      (N×6)  [u v w p q r] body frame
 //   /bodies/<body>/acceleration  (N×6)  d/dt of velocity (body-frame components)
 //   /joints/<joint>/position, velocity, acceleration, effort   (N)  rad or m, …, N m or N
+//   /joints/<joint>/current, motor_speed  (N)  A, rad/s: a motor actuator's own state
 //   /inputs/<channel>            (N)    the channel's value, in its declared units
 //   /thrusters/<thruster>/command, thrust (N)  command (after limits), N along the axis;
 //                                shaft_speed (N) rad/s, propeller models only
@@ -13,6 +14,8 @@
 //                                             applies to its first body, at the connection
 //                                             point, in that body's frame
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
+//   /controllers/<name>/setpoint, error, output  what each controller holds since its last
+//                                sample (model/controller.h: ControllerSignals)
 // Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
 // the dynamics here and only here.
 #pragma once
@@ -32,12 +35,15 @@ class Recorder : public integrate::SampleSink {
   void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
  private:
+  void add_controller_series(const model::Controller& controller);
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
   };
   struct JointSeries {
     std::size_t body;
     Hdf5File::SeriesId position, velocity, acceleration, effort;
+    bool has_motor = false;  // gear_motor or linear_actuator: also its current and motor speed
+    Hdf5File::SeriesId current, motor_speed;
   };
   struct ThrusterSeries {
     Hdf5File::SeriesId command, shaft_speed, thrust;
@@ -54,6 +60,10 @@ class Recorder : public integrate::SampleSink {
     Hdf5File::SeriesId wrench, violation;
   };
   std::vector<ConnectorSeries> connectors_;
+  struct ControllerSeries {
+    Hdf5File::SeriesId setpoint, error, output;
+  };
+  std::vector<ControllerSeries> controllers_;
   std::vector<spatial::Quat> last_quaternion_;  // per body, for sign continuity
 };
 

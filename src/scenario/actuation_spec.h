@@ -31,6 +31,13 @@ struct ThrusterSpec {
 struct JointActuatorSpec {
   actuation::JointActuatorKind kind = actuation::JointActuatorKind::none;
   CommandSpec input;
+  bool has_input = false;           // a motor without `input` is driven by a pid
+  actuation::GearMotor motor;       // gear_motor
+  actuation::LinearActuator linear; // linear_actuator
+  // Where the actuator was written (its YAML mark and key path), for the check that a motor
+  // without `input` has a pid (read_controllers.cpp).
+  int mark_pos = -1, mark_line = -1, mark_column = -1;
+  std::string path;
 };
 
 }  // namespace uwsim::scenario

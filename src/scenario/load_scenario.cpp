@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "scenario/actuation_sections.h"
+#include "scenario/controller_sections.h"
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
 #include "scenario/sections.h"
@@ -214,7 +215,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   }
   Mapping m(reader, self,
             {"name", "description", "environment", "simulation", "inputs", "bodies", "joints",
-             "manipulators", "forces", "thrusters", "connectors"});
+             "manipulators", "forces", "thrusters", "connectors", "controllers"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
@@ -247,6 +248,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   check_actuator_inputs(reader, m.get("joints"), manipulators, channels);
   s.thrusters = read_thrusters(reader, m.get("thrusters"), s.bodies, channels);
   s.connectors = read_connectors(reader, m.get("connectors"), s);
+  s.controllers = read_controllers(reader, m.get("controllers"), s, channels);
   return s;
 }
 

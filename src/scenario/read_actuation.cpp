@@ -215,14 +215,72 @@ std::vector<ThrusterSpec> read_thrusters(Reader& reader, const Field& field,
   return thrusters;
 }
 
+namespace {
+
+// [Leborne2018] eq. 2: the motor and gearbox of gear_motor and linear_actuator.
+void read_motor(Mapping& m, actuation::GearMotor& motor) {
+  m.read("torque_constant", motor.torque_constant, Sign::any, "N m/A", true);
+  m.read("gear_ratio", motor.gear_ratio, Sign::positive, "");
+  m.read("rotor_inertia", motor.rotor_inertia, Sign::non_negative, "kg m^2");
+  m.read("viscous_friction", motor.viscous_friction, Sign::non_negative, "N m s/rad");
+  m.read("dry_friction", motor.dry_friction, Sign::non_negative, "N m");
+}
+
+// [Leborne2018] eq. 3–6: the ball screw and the lever; the lever must stay a triangle over the
+// joint's range (0 < θ0 + q < π).
+void read_lever(Reader& r, Mapping& m, const Field& f, JointSpec& joint) {
+  actuation::LinearActuator& a = joint.actuator.linear;
+  m.read("pitch", a.lever.pitch, Sign::positive, "m", true);
+  m.read("l1", a.lever.l1, Sign::positive, "m", true);
+  m.read("l2", a.lever.l2, Sign::positive, "m", true);
+  m.read("angle_offset", a.lever.angle_offset, Sign::any, "rad");
+  m.read("nut_mass", a.nut_mass, Sign::non_negative, "kg");
+  m.read("screw_viscous_friction", a.screw_viscous_friction, Sign::non_negative, "N s/m");
+  m.read("screw_dry_friction", a.screw_dry_friction, Sign::non_negative, "N");
+  if (joint.type != JointType::revolute) {
+    r.error(m.get("type"), "a linear_actuator turns a lever: it needs a revolute joint");
+    return;
+  }
+  const double low = a.lever.angle_offset + joint.limits.lower;
+  const double high = a.lever.angle_offset + joint.limits.upper;
+  if (!(low > 0.0 && high < M_PI))
+    r.error(f, "expected the joint's limits with 0 < angle_offset + q < π over the whole range (the "
+               "lever angle θ of eq. 3–4, where the lever never folds flat), got θ in " +
+               std::string("[") + to_text(low) + ", " + to_text(high) + "] rad; give limits.lower and limits.upper");
+}
+
+}  // namespace
+
 void read_joint_actuator(Reader& r, const Field& f, JointSpec& joint) {
   if (absent(f)) return;
-  Mapping m(r, f, {"type", "input"});
+  Mapping m(r, f, {"type", "input", "torque_constant", "gear_ratio", "rotor_inertia", "viscous_friction",
+                   "dry_friction", "pitch", "l1", "l2", "angle_offset", "nut_mass", "screw_viscous_friction",
+                   "screw_dry_friction"});
   if (!m.ok()) return;
-  if (auto kind = r.choice(m.require("type"), {"effort"})) joint.actuator.kind = actuation::JointActuatorKind::effort;
-  // Channel names are checked once all joints are read (check_actuator_inputs).
-  const Field input = m.require("input");
+  const YAML::Mark at = f.value.Mark();
+  joint.actuator.mark_pos = at.pos, joint.actuator.mark_line = at.line, joint.actuator.mark_column = at.column;
+  joint.actuator.path = f.path;
+  const auto kind = r.choice(m.require("type"), {"effort", "gear_motor", "linear_actuator"});
+  if (kind) joint.actuator.kind = static_cast<actuation::JointActuatorKind>(*kind + 1);
+  // Each type's own keys: errors with the others.
+  static const std::vector<std::string> motor_keys = {"torque_constant", "gear_ratio", "rotor_inertia", "viscous_friction", "dry_friction"};
+  static const std::vector<std::string> lever_keys = {"pitch", "l1", "l2", "angle_offset", "nut_mass", "screw_viscous_friction", "screw_dry_friction"};
+  if (kind) {
+    for (const auto& key : motor_keys)
+      if (*kind == 0 && m.has(key)) r.error(m.get(key), "applies to types 'gear_motor' and 'linear_actuator' only");
+    for (const auto& key : lever_keys)
+      if (*kind != 2 && m.has(key)) r.error(m.get(key), "applies to type 'linear_actuator' only");
+    if (*kind == 1) read_motor(m, joint.actuator.motor);
+    if (*kind == 2) {
+      read_motor(m, joint.actuator.linear.motor);
+      read_lever(r, m, f, joint);
+    }
+  }
+  // Channel names are checked once all joints are read (check_actuator_inputs). A motor may
+  // leave out `input` when a pid drives it (checked with the controllers).
+  const Field input = kind && *kind > 0 ? m.get("input") : m.require("input");
   if (!input.present()) return;
+  joint.actuator.has_input = true;
   if (looks_like_number(input)) {
     if (auto x = r.number(input, Sign::any, "")) joint.actuator.input.constant = *x;
   } else if (auto s = r.string(input)) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scenario/actuation_spec.h"
+#include "scenario/controller_spec.h"
 
 namespace uwsim::scenario {
 
@@ -164,6 +165,7 @@ struct Scenario {
   std::vector<InputSpec> inputs;
   std::vector<ThrusterSpec> thrusters;
   std::vector<ConnectorSpec> connectors;
+  std::vector<ControllerSpec> controllers;
 };
 
 }  // namespace uwsim::scenario

@@ -609,3 +609,50 @@ connectors:
   CHECK(std::abs(lag_state) > 1.0);
   CHECK((tr.position(tr.t.size() - 1) - tr.position(0)).norm() > 0.05);
 }
+
+TEST_CASE("rigid connector on a motor-driven arm: the armature is in the connector solver's inertia too") {
+  // As "a vehicle held by an arm", with the shoulder driven by a gear motor whose reflected
+  // rotor inertia (N²J_m = 0.5 kg m²) is several times the link's: if the connector solver's
+  // M⁻¹ left it out, the bolted system would move differently from the welded one.
+  test::RandomBodies rnd(53);
+  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
+  base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
+  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
+  shoulder.initial_velocity = 0.5;
+  shoulder.actuator.kind = actuation::JointActuatorKind::gear_motor;
+  shoulder.actuator.input.constant = 1.5;
+  shoulder.actuator.motor = {0.02, 100.0, 5e-5, 1e-5, 0.0};
+  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
+  scenario::Scenario welded = test::scenario_with({base, link, held}, 5.0, 1e-3, 10.0);
+  welded.joints = {shoulder, weld};
+  const test::Trajectory one = test::simulate(welded);
+  REQUIRE(one.result.outcome == integrate::Outcome::completed);
+
+  scenario::Scenario bolted = welded;
+  bolted.joints = {shoulder};
+  {
+    dynamics::Workspace ws(one.model);
+    dynamics::compute_kinematics(one.model, one.model.x0.data(), ws);
+    const dynamics::BodyState& h = ws.bodies[2];
+    scenario::BodySpec& free_held = bolted.bodies[2];
+    free_held.initial.p_WB_W = h.X_WB.p;
+    free_held.initial.q_WB = Eigen::Quaterniond(h.X_WB.R);
+    free_held.initial.nu_B = spatial::to_fossen_order(h.motion.V_WB_B);
+  }
+  bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
+  const test::Trajectory two = test::simulate(bolted);
+  REQUIRE(two.result.outcome == integrate::Outcome::completed);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < one.t.size(); ++k) {
+    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int j = two.model.body_index(one.model.bodies[i].name);
+      worst = std::max({worst, (P1[i].p - P2[static_cast<std::size_t>(j)].p).norm(),
+                        rotation_angle(P1[i].R.transpose() * P2[static_cast<std::size_t>(j)].R)});
+    }
+  }
+  MESSAGE("connector on a motor-driven link vs fixed joint: ", worst);
+  CHECK(worst < 1e-7);
+  // The motor does move the arm: the shoulder turns by more than a radian.
+  CHECK(std::abs(one.x.back()[static_cast<std::size_t>(one.model.bodies[1].q_offset)] - one.x.front()[static_cast<std::size_t>(one.model.bodies[1].q_offset)]) > 1.0);
+}

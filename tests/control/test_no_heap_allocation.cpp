@@ -75,3 +75,28 @@ TEST_CASE("control and actuation: no heap allocation per call") {
   CHECK(allocations.load() == 0);
   CHECK(std::isfinite(sink));
 }
+
+#include "control/controller_set.h"
+#include "dynamics/pipeline.h"
+#include "model/build_model.h"
+#include "scenario/load_scenario.h"
+
+TEST_CASE("controllers in the simulator: samples and evaluations do not allocate") {
+  // Pose PD, eight-thruster allocation and four joint PIDs with feed-forward.
+  const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_hold_pose_arm.yaml");
+  const model::Model model = model::build_model(s);
+  dynamics::Workspace ws(model);
+  control::ControllerSet controllers(model);
+  std::vector<double> x = model.x0, xdot(x.size());
+  REQUIRE(controllers.update(0.0, x.data(), ws));
+  allocations = 0;
+  counting = true;
+  for (int k = 1; k <= 50; ++k) {
+    const double t = k * 0.002;
+    dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += 0.002 * xdot[i];
+    controllers.update(t, x.data(), ws);
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+}

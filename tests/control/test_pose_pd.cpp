@@ -207,3 +207,25 @@ TEST_CASE("pose_pd: zero-order hold and per-axis output limits") {
   CHECK(pd.update(0.05, sp, x));
   CHECK(pd.output()[0] == doctest::Approx(1.0));
 }
+
+TEST_CASE("pose_pd: integral action sums K_I·T·e per axis and stops winding up at the limit") {
+  control::PosePdSettings s;
+  s.kp = Vec6::Constant(2.0);
+  s.ki = Vec6::Constant(5.0);
+  s.limit = Vec6::Constant(3.0);
+  s.sample_period = 0.01;
+  PosePd pd(s);
+  control::PoseSetpoint sp;
+  sp.p_WBd_W = Vec3(0.1, 0.0, 0.0);  // a constant 0.1 m surge error, body = world axes
+  control::VehicleState x;
+  for (int k = 0; k < 100; ++k) pd.update(k * 0.01, sp, x);
+  // Unsaturated: I = 100 · 5 · 0.01 · 0.1 = 0.5, τ_X = 2 · 0.1 + 0.5.
+  CHECK(pd.integral()[0] == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(pd.output()[0] == doctest::Approx(0.7).epsilon(1e-12));
+  CHECK(pd.output().tail<5>().isZero(0.0));
+  // Saturated at 3 N: the integral stops where the output reaches the limit (within one increment).
+  for (int k = 100; k < 1000; ++k) pd.update(k * 0.01, sp, x);
+  CHECK(pd.output()[0] == doctest::Approx(3.0));
+  CHECK(pd.integral()[0] <= 3.0 - 0.2 + 1e-12);
+  CHECK(pd.integral()[0] >= 3.0 - 0.2 - 5.0 * 0.01 * 0.1 - 1e-12);
+}

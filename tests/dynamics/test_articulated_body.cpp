@@ -390,3 +390,42 @@ TEST_CASE("current: a vehicle with an arm in a uniform current moves as in still
   CHECK(worst_joint < 1e-9);
   CHECK((a.position(a.t.size() - 1) - a.position(0)).norm() > 0.1);  // it moved
 }
+
+TEST_CASE("aba with motors: armature and lever bias agree with CRBA and RNEA (gear motor and linear actuator)") {
+  test::RandomBodies rnd(11);
+  for (int trial = 0; trial < 10; ++trial) {
+    scenario::Scenario s = random_forest(rnd);
+    // j1: a gear motor; j4: a ball-screw linear actuator (θ = π/2 + q stays in (0, π) for |q| ≤ 1).
+    s.joints[0].actuator.kind = actuation::JointActuatorKind::gear_motor;
+    s.joints[0].actuator.input.constant = rnd.uniform(-2.0, 2.0);
+    s.joints[0].actuator.motor = {0.03, 50.0, 3e-5, 1e-4, 2e-3};
+    s.joints[3].actuator.kind = actuation::JointActuatorKind::linear_actuator;
+    s.joints[3].actuator.input.constant = rnd.uniform(-2.0, 2.0);
+    s.joints[3].actuator.linear.motor = {0.02, 5.0, 4e-6, 1e-5, 1e-3};
+    s.joints[3].actuator.linear.lever = {0.05, 0.12, M_PI / 2.0, 0.002};
+    s.joints[3].actuator.linear.nut_mass = 0.3;
+    const model::Model model = model::build_model(s);
+    const std::vector<double> x = random_state(model, rnd);
+    std::vector<double> xdot(x.size());
+    dynamics::Workspace ws(model);
+    dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
+    const Eigen::VectorXd vdot_aba = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
+    const Eigen::VectorXd tau = joint_forces_used(model, ws);
+
+    dynamics::Workspace ws2(model);
+    dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws2);
+    const Eigen::MatrixXd H = dynamics::mass_matrix(model, ws2);
+    const Eigen::VectorXd h = dynamics::inverse_dynamics(model, ws2, Eigen::VectorXd::Zero(model.nv));
+    CHECK((vdot_aba - H.ldlt().solve(tau - h)).norm() < 1e-10 * (1.0 + vdot_aba.norm()));
+    CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
+    // The armature is in H: the same model without the rotors' inertia has a smaller diagonal.
+    const model::Body& b1 = model.bodies[static_cast<std::size_t>(model.body_index("l1"))];
+    scenario::Scenario bare = s;
+    bare.joints[0].actuator.motor.rotor_inertia = 0.0;
+    const model::Model bare_model = model::build_model(bare);
+    dynamics::Workspace ws3(bare_model);
+    dynamics::compute_kinematics_and_forces(bare_model, 0.0, x.data(), ws3);
+    const Eigen::Index i = b1.v_offset - model.nq;
+    CHECK(H(i, i) - dynamics::mass_matrix(bare_model, ws3)(i, i) == doctest::Approx(50.0 * 50.0 * 3e-5).epsilon(1e-12));
+  }
+}

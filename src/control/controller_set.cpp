@@ -1,0 +1,214 @@
+// References: see controller_set.h; [LeonGonzalez2024] Table 4–5, [Kolano] eq. 4,
+// [SverdrupThygeson2018] eq. 25–26 and 36–37.
+#include "control/controller_set.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "actuation/thrust_inverse.h"
+#include "control/attitude_error.h"
+#include "control/damped_least_squares.h"
+#include "control/thrust_allocation.h"
+#include "control/thruster_configuration.h"
+#include "dynamics/pipeline.h"
+#include "dynamics/rnea.h"
+#include "spatial/rotation.h"
+
+namespace uwsim::control {
+
+using model::ControllerKind;
+using spatial::Quat;
+using spatial::Vec3;
+using spatial::Vec6;
+
+namespace {
+
+constexpr double kRateStep = 1e-6;  // s, δ of the central differences
+
+}  // namespace
+
+ControllerSet::ControllerSet(const model::Model& model)
+    : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
+      rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
+  std::size_t longest = 0;
+  for (const model::Controller& c : model.controllers) {
+    ik_q_.emplace_back(c.joints.size(), 0.0);
+    ik_started_.push_back(false);
+    longest = std::max(longest, c.chain.size());
+    clocks_.emplace_back(c.period);
+    pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
+    poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
+  }
+  chain_poses_.resize(longest);
+}
+
+double ControllerSet::next_sample_time() const {
+  double t = std::numeric_limits<double>::infinity();
+  for (const SampleClock& c : clocks_) t = std::min(t, c.next_time());
+  return t;
+}
+
+double ControllerSet::rate_of(const inputs::CommandSource& source) const {
+  if (source.channel < 0) return 0.0;
+  const auto k = static_cast<std::size_t>(source.channel);
+  return (plus_[k] - minus_[k]) / (2.0 * kRateStep);
+}
+
+bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
+  bool any = false;
+  for (const SampleClock& c : clocks_) any = any || c.due(t);
+  if (!any) return false;
+  dynamics::compute_kinematics_and_forces(model_, t, t, x, ws);
+  model_.inputs.sample(t + kRateStep, t, plus_.data());
+  model_.inputs.sample(t - kRateStep, t, minus_.data());
+  bias_valid_ = false;
+  for (std::size_t i = 0; i < clocks_.size(); ++i) {
+    if (!clocks_[i].due(t)) continue;
+    switch (model_.controllers[i].kind) {
+      case ControllerKind::pose_pd: update_pose(i, t, x, ws); break;
+      case ControllerKind::thrust_allocation: update_allocation(i, ws); break;
+      case ControllerKind::pid: update_pid(i, t, x, ws); break;
+      case ControllerKind::inverse_kinematics: update_inverse_kinematics(i, x, ws); break;
+    }
+    clocks_[i].advance(t);
+  }
+  return true;
+}
+
+void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  const double* values = ws.inputs.data();
+  PoseSetpoint sp;
+  Vec3 rpy, rpy_plus, rpy_minus;
+  for (int k = 0; k < 3; ++k) {
+    sp.p_WBd_W[k] = c.position[k].value(values);
+    sp.v_WBd_W[k] = rate_of(c.position[k]);
+    rpy[k] = c.rpy[k].value(values);
+    rpy_plus[k] = c.rpy[k].channel >= 0 ? plus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+    rpy_minus[k] = c.rpy[k].channel >= 0 ? minus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+  }
+  sp.q_WBd = spatial::quaternion_from_euler_zyx(rpy[0], rpy[1], rpy[2]);
+  // ω_d in W: the turn from the attitude at t − δ to that at t + δ, over 2δ.
+  const Quat q_minus = spatial::quaternion_from_euler_zyx(rpy_minus[0], rpy_minus[1], rpy_minus[2]);
+  const Quat q_plus = spatial::quaternion_from_euler_zyx(rpy_plus[0], rpy_plus[1], rpy_plus[2]);
+  sp.w_WBd_W = spatial::rotation_from_quaternion(q_minus) * attitude_error(q_minus, q_plus) / (2.0 * kRateStep);
+
+  VehicleState state;
+  state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
+  state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
+  state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
+  poses_[i].update(t, sp, state);
+
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint << sp.p_WBd_W, rpy;
+  s.error = poses_[i].error();
+  s.output = poses_[i].output();
+}
+
+void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const dynamics::BodyState& vehicle = ws.bodies[static_cast<std::size_t>(c.body)];
+  const auto n = static_cast<Eigen::Index>(c.thrusters.size());
+  ConfigurationMatrix T(6, n);
+  ColumnVector lower(n), upper(n);
+  const spatial::Pose X_BW = vehicle.X_WB.inverse();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    const spatial::Pose X_BL = X_BW * ws.bodies[static_cast<std::size_t>(th.body)].X_WB;
+    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B);
+    lower[j] = c.thrust_lower[static_cast<std::size_t>(j)];
+    upper[j] = c.thrust_upper[static_cast<std::size_t>(j)];
+  }
+  const Vec6 tau_c = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
+  const AllocationResult r = allocate_thrust(T, tau_c, c.damping, lower, upper);
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    ws.inputs[first + static_cast<std::size_t>(j)] = actuation::command_for_thrust(th, r.thrust[j]);
+  }
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint = tau_c;
+  s.error = tau_c - T * r.thrust;
+  s.output = r.thrust;
+}
+
+void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  PidSample sample;
+  sample.setpoint = c.setpoint.value(ws.inputs.data());
+  sample.setpoint_rate = c.setpoint_rate_slot >= 0 ? ws.inputs[static_cast<std::size_t>(c.setpoint_rate_slot)]
+                                                   : rate_of(c.setpoint);
+  sample.position = x[body.q_offset];
+  sample.velocity = x[body.v_offset];
+  if (c.feed_forward) {
+    if (!bias_valid_) {
+      dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
+      bias_valid_ = true;
+    }
+    // A motor's pid commands a current: τ_ff through the motor's torque per ampere at q.
+    sample.feed_forward = bias_[static_cast<std::size_t>(body.v_offset - model_.nq)] /
+                          body.joint.actuator.torque_per_ampere(sample.position);
+  }
+  pids_[i].update(t, sample);
+  ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint[0] = pids_[i].setpoint();
+  s.error[0] = pids_[i].error();
+  s.output[0] = pids_[i].output();
+}
+
+void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws) {
+  const model::Controller& c = model_.controllers[i];
+  const std::size_t n = c.joints.size();
+  std::vector<double>& q_d = ik_q_[i];
+  const auto joint_body = [&](std::size_t j) -> const model::Body& {
+    return model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])])];
+  };
+  if (!ik_started_[i]) {
+    for (std::size_t j = 0; j < n; ++j) q_d[j] = x[joint_body(j).q_offset];
+    ik_started_[i] = true;
+  }
+  // Forward kinematics at q_d in the base frame.
+  spatial::Pose X;
+  for (std::size_t k = 0, j = 0; k < c.chain.size(); ++k) {
+    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
+    X = X * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
+    chain_poses_[k] = X;
+  }
+  const Vec3 p_P = X.p + X.R * c.p_EP_E;
+  // The setpoint, brought into the base frame.
+  Vec3 x_d, v_d;
+  for (int k = 0; k < 3; ++k) {
+    x_d[k] = c.position[k].value(ws.inputs.data());
+    v_d[k] = rate_of(c.position[k]);
+  }
+  spatial::Pose X_WBase;
+  if (c.world_frame && c.base >= 0) X_WBase = ws.bodies[static_cast<std::size_t>(c.base)].X_WB;
+  const Vec3 x_d_B = X_WBase.R.transpose() * (x_d - X_WBase.p), v_d_B = X_WBase.R.transpose() * v_d;
+  // The point Jacobian: joint k moves the point by R_k v_k + (R_k ω_k) × (p_P − p_k), (ω_k, v_k) = S_C.
+  WideMatrix<3> J(3, static_cast<Eigen::Index>(n));
+  for (std::size_t j = 0; j < n; ++j) {
+    const spatial::Pose& Xk = chain_poses_[static_cast<std::size_t>(c.joints[j])];
+    const Vec6& S = joint_body(j).joint.S_C;
+    const Vec3 w = Xk.R * spatial::angular(S);
+    J.col(static_cast<Eigen::Index>(j)) = Xk.R * spatial::linear(S) + w.cross(p_P - Xk.p);
+  }
+  const Vec3 error_B = x_d_B - p_P;
+  const JointVector q_dot = damped_least_squares_step(J, Vec3(v_d_B + c.gain * error_B), c.damping);
+
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
+  model::ControllerSignals& s = ws.controllers[i];
+  s.setpoint = x_d;
+  s.error = X_WBase.R * error_B;
+  for (std::size_t j = 0; j < n; ++j) {
+    ws.inputs[first + j] = q_d[j];
+    ws.inputs[first + n + j] = q_dot[static_cast<Eigen::Index>(j)];
+    s.output[static_cast<Eigen::Index>(j)] = q_d[j];
+    const model::Joint& joint = joint_body(j).joint;
+    q_d[j] = std::clamp(q_d[j] + c.period * q_dot[static_cast<Eigen::Index>(j)], joint.lower, joint.upper);
+  }
+}
+
+}  // namespace uwsim::control

@@ -1,0 +1,76 @@
+// The controllers of a run, stepped by the integrator driver (contract: control/sample_clock.h).
+//
+// At an accepted step end t, update(t, x, ws) takes the sample of every controller that is due,
+// in the model's order (pose_pd, thrust_allocation, inverse_kinematics, pid, so an allocation
+// reads the wrench its pose controller computed at the same instant, and a pid the q_d its IK
+// computed), and writes what they hold until
+// their next sample into the Workspace: the command slots after the channels and the
+// ControllerSignals (model/controller.h). Derivative evaluations only read those; they never
+// advance a controller, so the result does not depend on the integrator's stage times.
+//
+// What a sample reads, all at the accepted state x and time t:
+//   - kinematics, channels and body forces (dynamics::compute_kinematics_and_forces);
+//   - setpoint rates q̇_d, v_d, ω_d as central differences of the setpoint channels over
+//     t ± 1e-6 s, each channel on the branch it has at t (a step has rate 0, a quintic its
+//     derivative to ~1e-10 relative);
+//   - for a pid with feed_forward: τ_ff = h(q, v), the joint torque of inverse dynamics with
+//     v̇ = 0 (dynamics/rnea.h) — Coriolis, fluid, weight and buoyancy, and the applied forces,
+//     so the joint is held against everything but inertia ([Kolano] eq. 4's bias term). On a
+//     floating base this takes the base acceleration as zero.
+//   - thrust_allocation: the configuration matrix from the thrusters' current poses in the
+//     vehicle frame ([SverdrupThygeson2018] eq. 25–26: rebuilt at every sample, so thrusters
+//     on moving links are allowed), u by control/thrust_allocation.h, commands by the inverse
+//     of each thruster's map (actuation/thrust_inverse.h).
+//   - inverse_kinematics, closed-loop on its own joint setpoints q_d ([SverdrupThygeson2018]
+//     eq. 28 with eq. 31's damped solution; [LeonGonzalez2024] Sec. 6.6): with x(q_d) and the
+//     point Jacobian J(q_d) (3 × n, position only) from forward kinematics along the chain in
+//     the base body's frame,
+//       q̇_d = Jᵀ(JJᵀ + λ²I)⁻¹ (ẋ_d + Λ (x_d − x(q_d))),   q_d ← q_d + T q̇_d (clamped to limits)
+//     q_d starts at the measured joint positions. It holds q_d and q̇_d, which the pids that
+//     name it as `setpoint` track. A setpoint in NED is brought into the base frame with the
+//     base's measured pose at the sample (its velocity is not fed forward).
+// After the constructor nothing allocates.
+#pragma once
+
+#include <limits>
+#include <vector>
+
+#include "control/pid.h"
+#include "control/pose_pd.h"
+#include "control/sample_clock.h"
+#include "dynamics/workspace.h"
+#include "model/model.h"
+
+namespace uwsim::control {
+
+class ControllerSet {
+ public:
+  explicit ControllerSet(const model::Model& model);
+
+  bool empty() const { return clocks_.empty(); }
+  // The earliest next sample time of any controller (+∞ without controllers).
+  double next_sample_time() const;
+  // Takes every sample due at t (see above). Returns true if any was taken.
+  bool update(double t, const double* x, dynamics::Workspace& ws);
+
+ private:
+  void update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
+  void update_allocation(std::size_t i, dynamics::Workspace& ws);
+  void update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
+  void update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws);
+  double rate_of(const inputs::CommandSource& source) const;
+
+  const model::Model& model_;
+  std::vector<SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
+  std::vector<Pid> pids_;            // one per controller (unused for other kinds)
+  std::vector<PosePd> poses_;
+  std::vector<double> plus_, minus_; // channels at t ± δ
+  std::vector<spatial::Vec6> rnea_f_;
+  std::vector<double> bias_;         // h(q, v), nv entries
+  std::vector<std::vector<double>> ik_q_;  // per IK: q_d for its next sample
+  std::vector<bool> ik_started_;
+  std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain
+  bool bias_valid_ = false;
+};
+
+}  // namespace uwsim::control

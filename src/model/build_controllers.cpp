@@ -1,0 +1,144 @@
+#include "model/build_controllers.h"
+
+#include <stdexcept>
+
+#include "actuation/thrust_inverse.h"
+
+namespace uwsim::model {
+
+namespace {
+
+using scenario::ControllerType;
+
+int joint_body(const Model& model, const std::string& joint) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    if (model.bodies[b].joint.name == joint) return static_cast<int>(b);
+  throw std::invalid_argument("build_model: no joint named " + joint);
+}
+
+int thruster_index(const Model& model, const std::string& name) {
+  for (std::size_t i = 0; i < model.thrusters.size(); ++i)
+    if (model.thrusters[i].name == name) return static_cast<int>(i);
+  throw std::invalid_argument("build_model: no thruster named " + name);
+}
+
+inputs::CommandSource source_of(const Model& model, const scenario::CommandSpec& spec) {
+  inputs::CommandSource s;
+  s.constant = spec.constant;
+  if (!spec.channel.empty()) {
+    s.channel = model.inputs.index_of(spec.channel);
+    if (s.channel < 0) throw std::invalid_argument("build_model: no input channel named " + spec.channel);
+  }
+  return s;
+}
+
+Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
+  Controller c;
+  c.name = spec.name;
+  c.period = 1.0 / spec.rate;
+  switch (spec.type) {
+    case ControllerType::pid:
+      c.kind = ControllerKind::pid;
+      c.body = joint_body(model, spec.joint);
+      c.pid = spec.pid;
+      c.pid.sample_period = c.period;
+      c.setpoint = source_of(model, spec.setpoint);
+      c.feed_forward = spec.feed_forward;
+      break;
+    case ControllerType::pose_pd:
+      c.kind = ControllerKind::pose_pd;
+      c.body = model.body_index(spec.body);
+      c.pose = spec.pose;
+      c.pose.sample_period = c.period;
+      for (int k = 0; k < 3; ++k) {
+        c.position[k] = source_of(model, spec.position[k]);
+        c.rpy[k] = source_of(model, spec.rpy[k]);
+      }
+      break;
+    case ControllerType::thrust_allocation:
+      c.kind = ControllerKind::thrust_allocation;
+      c.damping = spec.damping;
+      for (const std::string& name : spec.thrusters) {
+        const int j = thruster_index(model, name);
+        c.thrusters.push_back(j);
+        const actuation::ThrustRange range = actuation::thrust_range(model.thrusters[static_cast<std::size_t>(j)]);
+        c.thrust_lower.push_back(range.lower);
+        c.thrust_upper.push_back(range.upper);
+      }
+      break;
+    case ControllerType::inverse_kinematics: {
+      c.kind = ControllerKind::inverse_kinematics;
+      c.body = model.body_index(spec.end_effector);
+      if (c.body < 0) throw std::invalid_argument("build_model: no body named " + spec.end_effector);
+      c.p_EP_E = spec.point;
+      c.world_frame = spec.world_frame;
+      c.gain = spec.gain;
+      c.damping = spec.damping;
+      for (int k = 0; k < 3; ++k) c.position[k] = source_of(model, spec.position[k]);
+      // The chain from the tree's root (a free body, or the world) to the end effector.
+      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != JointType::free;
+           b = model.bodies[static_cast<std::size_t>(b)].parent) {
+        c.chain.insert(c.chain.begin(), b);
+        c.base = model.bodies[static_cast<std::size_t>(b)].parent;
+      }
+      for (std::size_t k = 0; k < c.chain.size(); ++k)
+        if (model.bodies[static_cast<std::size_t>(c.chain[k])].joint.dof() == 1) c.joints.push_back(static_cast<int>(k));
+      break;
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+void build_controllers(const scenario::Scenario& scenario, Model& model) {
+  const int channels = static_cast<int>(model.inputs.channels.size());
+  for (ControllerType type : {ControllerType::pose_pd, ControllerType::thrust_allocation,
+                              ControllerType::inverse_kinematics, ControllerType::pid}) {
+    for (const scenario::ControllerSpec& spec : scenario.controllers) {
+      if (spec.type != type) continue;
+      Controller c = build_one(spec, model);
+      c.output_slot = model.control_slots;
+      model.control_slots += c.output_count();
+      model.controllers.push_back(std::move(c));
+    }
+  }
+  for (Controller& c : model.controllers) {
+    if (c.kind == ControllerKind::pid) {
+      const scenario::ControllerSpec* spec = nullptr;
+      for (const auto& s : scenario.controllers)
+        if (s.name == c.name) spec = &s;
+      if (!spec->setpoint_controller.empty()) {  // q_d and q̇_d of this joint from the IK
+        for (const Controller& ik : model.controllers) {
+          if (ik.name != spec->setpoint_controller) continue;
+          for (std::size_t j = 0; j < ik.joints.size(); ++j) {
+            if (ik.chain[static_cast<std::size_t>(ik.joints[j])] != c.body) continue;
+            c.setpoint = inputs::CommandSource{channels + ik.output_slot + static_cast<int>(j), 0.0};
+            c.setpoint_rate_slot = channels + ik.output_slot + static_cast<int>(ik.joints.size() + j);
+          }
+        }
+        if (c.setpoint_rate_slot < 0)
+          throw std::invalid_argument("build_model: joint of pid " + c.name + " not in the chain of " + spec->setpoint_controller);
+      }
+      actuation::JointActuator& actuator = model.bodies[static_cast<std::size_t>(c.body)].joint.actuator;
+      if (actuator.kind == actuation::JointActuatorKind::none) actuator.kind = actuation::JointActuatorKind::effort;
+      actuator.command = inputs::CommandSource{channels + c.output_slot, 0.0};
+    } else if (c.kind == ControllerKind::thrust_allocation) {
+      const scenario::ControllerSpec* spec = nullptr;
+      for (const auto& s : scenario.controllers)
+        if (s.name == c.name) spec = &s;
+      for (std::size_t i = 0; i < model.controllers.size(); ++i) {
+        if (model.controllers[i].name != spec->input) continue;
+        c.source = static_cast<int>(i);
+        model.controllers[i].applies_wrench = false;
+        c.body = model.controllers[i].body;
+      }
+      if (c.source < 0) throw std::invalid_argument("build_model: no pose_pd named " + spec->input);
+      for (std::size_t j = 0; j < c.thrusters.size(); ++j)
+        model.thrusters[static_cast<std::size_t>(c.thrusters[j])].command =
+            inputs::CommandSource{channels + c.output_slot + static_cast<int>(j), 0.0};
+    }
+  }
+}
+
+}  // namespace uwsim::model

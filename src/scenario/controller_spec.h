@@ -1,0 +1,49 @@
+// The validated `controllers` of a scenario (README "Controllers"). Names of joints, bodies,
+// thrusters, channels and other controllers are checked but not yet resolved: the model
+// builder (model/build_controllers.h) turns them into indices.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "control/pid.h"
+#include "control/pose_pd.h"
+#include "scenario/actuation_spec.h"
+
+namespace uwsim::scenario {
+
+enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics };
+
+struct ControllerSpec {
+  std::string name;
+  ControllerType type = ControllerType::pid;
+  double rate = 100.0;                 // Hz: samples at k / rate, held in between
+
+  // pid: drives `joint` (its effort, or its gear motor's current) toward `setpoint`.
+  std::string joint;
+  CommandSpec setpoint;
+  std::string setpoint_controller;     // or: the inverse_kinematics whose q_d for `joint` it tracks
+  control::PidSettings pid;            // sample_period set from rate
+  bool feed_forward = false;           // τ_ff = h(q, v) by inverse dynamics
+
+  // pose_pd: the free body `body` toward `position` (NED, m) and `rpy` (rad, ZYX).
+  // inverse_kinematics: `position` is the end effector point's setpoint (m).
+  std::string body;
+  CommandSpec position[3], rpy[3];
+  control::PosePdSettings pose;        // Fossen-ordered gains and limits
+
+  // thrust_allocation: the wrench of the pose_pd `input` → `thrusters`.
+  std::string input;
+  std::vector<std::string> thrusters;
+  double damping = 0.0;                // λ of the damped pseudo-inverse (N; IK: m)
+
+  // inverse_kinematics: the point `point` (m, end effector frame) of body `end_effector`
+  // follows `position`, given in the arm's base body frame or in NED (`world_frame`).
+  std::string end_effector;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  bool world_frame = false;
+  double gain = 1.0;                   // Λ, 1/s
+  std::vector<std::string> chain_joints;  // revolute/prismatic joints from the base to the end effector
+};
+
+}  // namespace uwsim::scenario
