@@ -14,6 +14,7 @@
 
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
+#include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/yaml_reader.h"
 
@@ -281,8 +282,12 @@ Scenario load(const std::string& path, const std::string* given_text,
   }
 
   const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
+  // The resolved scenario, overrides applied, against the schema, before anything is read
+  // from it; the reader's own messages, more specific, win where both find a problem.
+  const std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
   Reader reader(path, applied);
   Scenario scenario = read_scenario(reader, root);
+  reader.report_schema_violations(violations);
   for (auto& d : reader.take_diagnostics()) diagnostics.push_back(std::move(d));
   if (!diagnostics.empty()) return scenario;
 

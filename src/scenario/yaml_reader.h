@@ -15,6 +15,7 @@
 
 #include "scenario/load_scenario.h"
 #include "scenario/overrides.h"
+#include "scenario/schema_check.h"
 
 namespace uwsim::scenario {
 
@@ -56,6 +57,10 @@ std::string index_path(const std::string& parent, std::size_t index);
 // Shortest text that reads back as the same double, for messages.
 std::string to_text(double x);
 
+// How a value reads in messages: "a list of 2 items", "a mapping", "the string \"11.5\"", "-1",
+// "'abc'", "nothing".
+std::string describe_value(const YAML::Node& n);
+
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word` if it is close enough to be a plausible typo.
@@ -77,6 +82,11 @@ class Reader {
   void report(const YAML::Mark& at, const std::string& path, std::string message);
   // "path: message", at the value (or at its key when the value is empty).
   void error(const Field& field, const std::string& message);
+
+  // Reports each schema violation the reader has not reported itself: at a place where it
+  // reported nothing, and not inside a value it rejected as a whole. Its own messages say
+  // more (units, suggestions), so they win where both speak.
+  void report_schema_violations(const std::vector<SchemaViolation>& violations);
 
   // The canonical path of a --set override at `path` or inside it, if any.
   std::optional<std::string> override_at_or_below(const std::string& path) const;
@@ -100,10 +110,12 @@ class Reader {
 
  private:
   const std::string* override_for(const std::string& path) const;
+  Diagnostic locate(const YAML::Mark& at, const std::string& path, std::string message) const;
 
   std::string file_;
   const OverrideMap& overrides_;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<YAML::Node> rejected_values_;  // values error() reported as a whole
 };
 
 // A mapping being read. Construction reports a non-mapping value and every key not in
