@@ -8,10 +8,8 @@
 namespace uwsim::scenario {
 namespace {
 
-// A scenario is at most about five levels deep; anything far deeper is a recursive alias.
-constexpr int kMaxDepth = 32;
-// Aliases can make a small file expand exponentially; cap the walk.
-constexpr long kMaxNodes = 200000;
+constexpr int kMaxDepth = kMaxNestingDepth;
+constexpr long kMaxNodes = kMaxDocumentNodes;
 // Paths in structure messages stop growing here; a recursive alias would make them huge.
 constexpr int kShownDepth = 6;
 

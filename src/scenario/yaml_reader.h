@@ -67,6 +67,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
 
+// Limits of a document. A scenario is at most about five levels deep; anything far deeper
+// is a recursive alias or hostile. Aliases can make a small file expand exponentially, and a
+// huge list costs time and memory before any check sees it: both are capped, in nodes
+// (scalars, lists and mappings; each use of an alias counts its whole value).
+inline constexpr int kMaxNestingDepth = 32;
+inline constexpr long kMaxDocumentNodes = 200000;
+
 // Calls `report` for each key given twice in one mapping (yaml-cpp 0.7 silently keeps both)
 // and once if the tree is nested or aliased beyond anything a scenario needs, which would
 // otherwise make every later walk unbounded. `base` prefixes the paths in messages.
