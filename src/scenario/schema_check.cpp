@@ -90,6 +90,31 @@ void expand(const json* schema, const json& root, std::vector<const json*>& out,
       expand(&*branch, root, out, depth + 1);
 }
 
+// The subschemas of the member `segment` of `node` (an object or array), given those of
+// `node`.
+std::vector<const json*> step(const std::vector<const json*>& level, const json& node,
+                              const std::string& segment, const json& root) {
+  std::vector<const json*> next;
+  if (node.is_object()) {
+    for (const json* s : level) {
+      auto properties = s->find("properties");
+      if (properties != s->end() && properties->contains(segment))
+        expand(&(*properties)[segment], root, next, 0);
+      else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
+        expand(&*extra, root, next, 0);
+    }
+  } else if (node.is_array()) {
+    const std::size_t index = std::stoul(segment);
+    for (const json* s : level) {
+      auto items = s->find("items");
+      if (items == s->end()) continue;
+      if (items->is_object()) expand(&*items, root, next, 0);
+      if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
+    }
+  }
+  return next;
+}
+
 std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
                                        const std::vector<std::string>& segments) {
   const json& root = document(kind);
@@ -97,34 +122,96 @@ std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
   expand(&root, root, level, 0);
   const json* node = &instance;
   for (const std::string& segment : segments) {
-    std::vector<const json*> next;
     const json* child = nullptr;
     if (node->is_object()) {
-      auto it = node->find(segment);
-      if (it != node->end()) child = &*it;
-      for (const json* s : level) {
-        auto properties = s->find("properties");
-        if (properties != s->end() && properties->contains(segment))
-          expand(&(*properties)[segment], root, next, 0);
-        else if (auto extra = s->find("additionalProperties");
-                 extra != s->end() && extra->is_object())
-          expand(&*extra, root, next, 0);
-      }
+      if (auto it = node->find(segment); it != node->end()) child = &*it;
     } else if (node->is_array()) {
-      const std::size_t index = std::stoul(segment);
-      if (index < node->size()) child = &(*node)[index];
-      for (const json* s : level) {
-        auto items = s->find("items");
-        if (items == s->end()) continue;
-        if (items->is_object()) expand(&*items, root, next, 0);
-        if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
-      }
+      if (const std::size_t index = std::stoul(segment); index < node->size()) child = &(*node)[index];
     }
     if (child == nullptr) return {};
+    level = step(level, *node, segment, root);
     node = child;
-    level = std::move(next);
   }
   return level;
+}
+
+// Texts the validator must not see: longer than the schema's maxLength for them, or not
+// UTF-8. libstdc++'s std::regex recurses once per character, so a `pattern` on a text of
+// some ten thousand characters overflows the stack (every `pattern` in the schemas comes
+// with a maxLength; a test checks that); valijson's UTF-8 decoder reads past its tables on
+// a run of continuation bytes. Such texts are found first, and the validator is not run on
+// a document that has one.
+std::size_t code_points(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF).
+bool is_utf8(const std::string& text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  while (i < n) {
+    const unsigned char c = byte(i);
+    int extra = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+    if (c < 0x80) extra = 0;
+    else if (c >= 0xC2 && c <= 0xDF) extra = 1;
+    else if (c == 0xE0) extra = 2, low = 0xA0;
+    else if (c == 0xED) extra = 2, high = 0x9F;
+    else if (c >= 0xE1 && c <= 0xEF) extra = 2;
+    else if (c == 0xF0) extra = 3, low = 0x90;
+    else if (c == 0xF4) extra = 3, high = 0x8F;
+    else if (c >= 0xF1 && c <= 0xF3) extra = 3;
+    else return false;
+    if (i + static_cast<std::size_t>(extra) >= n && extra > 0) return false;
+    for (int k = 1; k <= extra; ++k) {
+      const unsigned char b = byte(i + static_cast<std::size_t>(k));
+      const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
+      if (b < lo || b > hi) return false;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return true;
+}
+
+struct UnsafeText {
+  std::vector<std::string> context;
+  std::string message;
+};
+
+void find_unsafe_texts(const json& node, const std::vector<const json*>& level, const json& root,
+                       std::vector<std::string>& context, std::vector<UnsafeText>& found) {
+  if (node.is_string()) {
+    const std::string& text = node.get_ref<const std::string&>();
+    if (!is_utf8(text)) {
+      found.push_back({context, "expected UTF-8 text; this is not"});
+      return;
+    }
+    const std::size_t length = code_points(text);
+    for (const json* s : level)
+      if (auto limit = s->find("maxLength"); limit != s->end() && limit->is_number_unsigned() &&
+                                             length > limit->get<std::size_t>()) {
+        found.push_back({context, "expected at most " + std::to_string(limit->get<std::size_t>()) +
+                                      " characters, got " + std::to_string(length)});
+        return;
+      }
+    return;
+  }
+  if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      context.push_back("[" + it.key() + "]");
+      find_unsafe_texts(*it, step(level, node, it.key(), root), root, context, found);
+      context.pop_back();
+    }
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      context.push_back("[" + std::to_string(i) + "]");
+      find_unsafe_texts(node[i], step(level, node, std::to_string(i), root), root, context, found);
+      context.pop_back();
+    }
+  }
 }
 
 // The first subschema that has `key`, or nullptr.
@@ -140,11 +227,12 @@ const json* with_key(const std::vector<const json*>& schemas, const char* key) {
 std::string number_text(const json& x) {
   if (x.is_number_integer()) return std::to_string(x.get<std::int64_t>());
   if (x.is_number()) return to_text(x.get<double>());
-  return x.dump();
+  return x.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string value_text(const json& x) {
-  return x.is_string() ? "'" + x.get<std::string>() + "'" : x.dump();
+  return x.is_string() ? "'" + x.get<std::string>() + "'"
+                       : x.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string one_of_texts(const std::vector<std::string>& items, const char* conjunction) {
@@ -557,6 +645,21 @@ const std::string& schema_text(SchemaKind kind) {
 
 std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kind) {
   const json instance = to_json(root);
+  {
+    const json& schema = document(kind);
+    std::vector<const json*> level;
+    expand(&schema, schema, level, 0);
+    std::vector<std::string> context{"<root>"};
+    std::vector<UnsafeText> unsafe;
+    find_unsafe_texts(instance, level, schema, context, unsafe);
+    if (!unsafe.empty()) {
+      std::vector<SchemaViolation> out;
+      for (const UnsafeText& u : unsafe)
+        if (auto at = locate(u.context, root, instance))
+          out.push_back(violation(*at, value_mark(*at), u.message));
+      return out;
+    }
+  }
   // One validator per thread: it caches the compiled regular expressions of `pattern`.
   thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
