@@ -90,29 +90,40 @@ void expand(const json* schema, const json& root, std::vector<const json*>& out,
       expand(&*branch, root, out, depth + 1);
 }
 
+// The subschemas of a mapping's value at `key`, given those of the mapping.
+std::vector<const json*> step_property(const std::vector<const json*>& level,
+                                       const std::string& key, const json& root) {
+  std::vector<const json*> next;
+  for (const json* s : level) {
+    auto properties = s->find("properties");
+    if (properties != s->end() && properties->contains(key))
+      expand(&(*properties)[key], root, next, 0);
+    else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
+      expand(&*extra, root, next, 0);
+  }
+  return next;
+}
+
+// The subschemas of a list's item `index`, given those of the list.
+std::vector<const json*> step_item(const std::vector<const json*>& level, std::size_t index,
+                                   const json& root) {
+  std::vector<const json*> next;
+  for (const json* s : level) {
+    auto items = s->find("items");
+    if (items == s->end()) continue;
+    if (items->is_object()) expand(&*items, root, next, 0);
+    if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
+  }
+  return next;
+}
+
 // The subschemas of the member `segment` of `node` (an object or array), given those of
 // `node`.
 std::vector<const json*> step(const std::vector<const json*>& level, const json& node,
                               const std::string& segment, const json& root) {
-  std::vector<const json*> next;
-  if (node.is_object()) {
-    for (const json* s : level) {
-      auto properties = s->find("properties");
-      if (properties != s->end() && properties->contains(segment))
-        expand(&(*properties)[segment], root, next, 0);
-      else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
-        expand(&*extra, root, next, 0);
-    }
-  } else if (node.is_array()) {
-    const std::size_t index = std::stoul(segment);
-    for (const json* s : level) {
-      auto items = s->find("items");
-      if (items == s->end()) continue;
-      if (items->is_object()) expand(&*items, root, next, 0);
-      if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
-    }
-  }
-  return next;
+  if (node.is_object()) return step_property(level, segment, root);
+  if (node.is_array()) return step_item(level, std::stoul(segment), root);
+  return {};
 }
 
 std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
@@ -488,8 +499,10 @@ bool is_below(const std::vector<std::string>& path, const std::vector<std::strin
          std::equal(ancestor.begin(), ancestor.end(), path.begin());
 }
 
-SchemaViolation violation(const Located& at, YAML::Mark mark, std::string message) {
-  return SchemaViolation{at.path, at.segments, mark, at.chain, std::move(message)};
+SchemaViolation violation(const Located& at, YAML::Mark mark, std::string message,
+                          std::optional<std::string> subject = std::nullopt) {
+  return SchemaViolation{at.path, at.segments, mark, at.chain, std::move(message),
+                         subject.value_or(at.path)};
 }
 
 // Unknown keys of the mapping at `at`: every key no applicable subschema names.
@@ -515,7 +528,7 @@ void unknown_keys(const Located& at, const std::vector<const json*>& schemas,
     key_at.path = join_path(at.path, name);
     key_at.segments.push_back(name);
     key_at.chain.push_back(it->second);
-    out.push_back(violation(key_at, it->first.Mark(), message));
+    out.push_back(violation(key_at, it->first.Mark(), message, at.path));
   }
 }
 
@@ -599,7 +612,7 @@ void phrase(SchemaKind kind, const json& instance, const Located& at, const std:
       // Keys that exclude each other: shown at the one written last.
       YAML::Mark mark = here;
       const Located last = last_key(at, f.keys, mark);
-      out.push_back(violation(last, mark, f.message));
+      out.push_back(violation(last, mark, f.message, at.path));
     }
   } else if (starts_with(d, "Failed to validate against any schemas allowed by anyOf")) {
     const json* s = with_key(schemas, "anyOf");
@@ -619,8 +632,9 @@ void phrase(SchemaKind kind, const json& instance, const Located& at, const std:
       // Alternative keys given together: shown at the one written last.
       YAML::Mark mark = here;
       const Located last = last_key(at, present, mark);
-      out.push_back(violation(last, mark, quoted(present, " and ") +
-                                              " cannot be given together; give one"));
+      out.push_back(violation(last, mark,
+                              quoted(present, " and ") + " cannot be given together; give one",
+                              at.path));
     } else {
       add("matches more than one form; expected " +
           (s ? alternatives((*s)["oneOf"], true) : std::string("exactly one form")));
@@ -636,6 +650,33 @@ bool is_composite(const std::string& d) {
 }
 
 }  // namespace
+
+std::vector<std::string> schema_keys_at(SchemaKind kind, const std::string& path) {
+  const json& root = document(kind);
+  std::vector<const json*> level;
+  expand(&root, root, level, 0);
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+    } else if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos) return {};
+      level = step_item(level, std::stoul(path.substr(i + 1, close - i - 1)), root);
+      i = close + 1;
+    } else {
+      const std::size_t end = path.find_first_of(".[", i);
+      level = step_property(level, path.substr(i, end - i), root);
+      i = end == std::string::npos ? path.size() : end;
+    }
+  }
+  std::vector<std::string> keys;
+  for (const json* s : level)
+    if (auto p = s->find("properties"); p != s->end() && p->is_object())
+      for (auto it = p->begin(); it != p->end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
+  return keys;
+}
 
 const std::string& schema_text(SchemaKind kind) {
   static const std::string scenario(embedded::kScenarioSchema);

@@ -22,11 +22,17 @@ struct SchemaViolation {
   YAML::Mark at;                 // where to report it (a key for unknown keys and empty values)
   std::vector<YAML::Node> chain; // the nodes along the path, below the root
   std::string message;           // without the path: "expected a number, got 'x'"
+  std::string subject;           // the path the message names: `path`, or for an unknown
+                                 // key (and keys that exclude each other) its mapping's
 };
 
 // Every violation of the schema by `root`, in document order of the validator. `root` must
 // be bounded (check_structure). Throws nothing for any input.
 std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kind);
+
+// The keys the schema allows in the mapping at `path` (loader form, "bodies[0].initial"),
+// in any of the subschemas that apply there; empty if none names any.
+std::vector<std::string> schema_keys_at(SchemaKind kind, const std::string& path);
 
 // The schema text compiled into the program.
 const std::string& schema_text(SchemaKind kind);

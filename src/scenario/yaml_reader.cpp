@@ -172,6 +172,15 @@ bool check_structure(const YAML::Node& root, const std::string& base,
   return !walk.cut;
 }
 
+namespace {
+KeyObserver& key_observer() {
+  static KeyObserver observer;
+  return observer;
+}
+}  // namespace
+
+void set_key_observer(KeyObserver observer) { key_observer() = std::move(observer); }
+
 Reader::Reader(std::string file, const OverrideMap& overrides)
     : file_(std::move(file)), overrides_(overrides) {}
 
@@ -216,7 +225,7 @@ void Reader::report(const YAML::Mark& at, const std::string& path, std::string m
 void Reader::report_schema_violations(const std::vector<SchemaViolation>& violations) {
   const std::size_t own = diagnostics_.size();
   for (const SchemaViolation& v : violations) {
-    Diagnostic d = locate(v.at, v.path, prefixed(v.path, v.message));
+    Diagnostic d = locate(v.at, v.path, prefixed(v.subject, v.message));
     const bool same_place = std::any_of(
         diagnostics_.begin(), diagnostics_.begin() + static_cast<std::ptrdiff_t>(own),
         [&](const Diagnostic& r) {
@@ -346,6 +355,7 @@ void Mapping::check_keys(const std::vector<std::string>& names) {
     return;
   }
   ok_ = true;
+  if (key_observer()) key_observer()(self.path, names);
   for (auto it = self.value.begin(); it != self.value.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {

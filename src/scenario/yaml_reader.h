@@ -81,6 +81,12 @@ inline constexpr long kMaxDocumentNodes = 200000;
 bool check_structure(const YAML::Node& root, const std::string& base,
                      const std::function<void(const YAML::Mark&, std::string)>& report);
 
+// For tests: called with the path and the known keys of every mapping a Mapping opens (the
+// proof that the loader reads no key the schema lacks); an empty function stops it.
+using KeyObserver =
+    std::function<void(const std::string& path, const std::vector<std::string>& keys)>;
+void set_key_observer(KeyObserver observer);
+
 class Reader {
  public:
   Reader(std::string file, const OverrideMap& overrides);
