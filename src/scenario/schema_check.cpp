@@ -2,149 +2,20 @@
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
-#include "embedded_schemas.h"
+#include "scenario/schema_documents.h"
 #include "scenario/yaml_json.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
 namespace {
-
-using json = nlohmann::json;
-
-// ---------------------------------------------------------------------------------------
-// The schemas, parsed once per process.
-
-const json& document(SchemaKind kind) {
-  static const json scenario = json::parse(embedded::kScenarioSchema);
-  static const json part = json::parse(embedded::kPartSchema);
-  return kind == SchemaKind::scenario ? scenario : part;
-}
-
-bool names_scenario_schema(std::string_view uri) {
-  constexpr std::string_view kName = "scenario.schema.json";
-  return uri.size() >= kName.size() && uri.substr(uri.size() - kName.size()) == kName;
-}
-
-const valijson::Schema& compiled(SchemaKind kind) {
-  auto compile = [](SchemaKind k) {
-    auto schema = std::make_unique<valijson::Schema>();
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    valijson::adapters::NlohmannJsonAdapter adapter(document(k));
-    // part.schema.json refers to scenario.schema.json: served from the embedded text.
-    parser.populateSchema(
-        adapter, *schema,
-        [](const std::string& uri) -> const json* {
-          return names_scenario_schema(uri) ? new json(document(SchemaKind::scenario)) : nullptr;
-        },
-        [](const json* doc) { delete doc; });
-    return schema;
-  };
-  static const std::unique_ptr<valijson::Schema> scenario = compile(SchemaKind::scenario);
-  static const std::unique_ptr<valijson::Schema> part = compile(SchemaKind::part);
-  return kind == SchemaKind::scenario ? *scenario : *part;
-}
-
-// ---------------------------------------------------------------------------------------
-// The subschemas that apply at a path, for phrasing messages: every schema reachable
-// through properties / items, with the combinators (allOf, anyOf, oneOf, then, else) and
-// $ref expanded. `not` and `if` are not followed: they say what must not or may hold.
-
-constexpr int kMaxExpansion = 32;
-
-const json* resolve_ref(const json& ref, const json& root) {
-  if (!ref.is_string()) return nullptr;
-  const std::string& text = ref.get_ref<const std::string&>();
-  const std::size_t hash = text.find('#');
-  const std::string file = text.substr(0, hash);
-  const std::string pointer = hash == std::string::npos ? "" : text.substr(hash + 1);
-  const json& base = file.empty() ? root : document(SchemaKind::scenario);
-  if (!file.empty() && !names_scenario_schema(file)) return nullptr;
-  try {
-    return &base.at(json::json_pointer(pointer));
-  } catch (const json::exception&) {
-    return nullptr;
-  }
-}
-
-void expand(const json* schema, const json& root, std::vector<const json*>& out, int depth) {
-  if (schema == nullptr || !schema->is_object() || depth > kMaxExpansion) return;
-  out.push_back(schema);
-  if (auto ref = schema->find("$ref"); ref != schema->end())
-    expand(resolve_ref(*ref, root), root, out, depth + 1);
-  for (const char* key : {"allOf", "anyOf", "oneOf"})
-    if (auto list = schema->find(key); list != schema->end() && list->is_array())
-      for (const json& branch : *list) expand(&branch, root, out, depth + 1);
-  for (const char* key : {"then", "else"})
-    if (auto branch = schema->find(key); branch != schema->end())
-      expand(&*branch, root, out, depth + 1);
-}
-
-// The subschemas of a mapping's value at `key`, given those of the mapping.
-std::vector<const json*> step_property(const std::vector<const json*>& level,
-                                       const std::string& key, const json& root) {
-  std::vector<const json*> next;
-  for (const json* s : level) {
-    auto properties = s->find("properties");
-    if (properties != s->end() && properties->contains(key))
-      expand(&(*properties)[key], root, next, 0);
-    else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
-      expand(&*extra, root, next, 0);
-  }
-  return next;
-}
-
-// The subschemas of a list's item `index`, given those of the list.
-std::vector<const json*> step_item(const std::vector<const json*>& level, std::size_t index,
-                                   const json& root) {
-  std::vector<const json*> next;
-  for (const json* s : level) {
-    auto items = s->find("items");
-    if (items == s->end()) continue;
-    if (items->is_object()) expand(&*items, root, next, 0);
-    if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
-  }
-  return next;
-}
-
-// The subschemas of the member `segment` of `node` (an object or array), given those of
-// `node`.
-std::vector<const json*> step(const std::vector<const json*>& level, const json& node,
-                              const std::string& segment, const json& root) {
-  if (node.is_object()) return step_property(level, segment, root);
-  if (node.is_array()) return step_item(level, std::stoul(segment), root);
-  return {};
-}
-
-std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
-                                       const std::vector<std::string>& segments) {
-  const json& root = document(kind);
-  std::vector<const json*> level;
-  expand(&root, root, level, 0);
-  const json* node = &instance;
-  for (const std::string& segment : segments) {
-    const json* child = nullptr;
-    if (node->is_object()) {
-      if (auto it = node->find(segment); it != node->end()) child = &*it;
-    } else if (node->is_array()) {
-      if (const std::size_t index = std::stoul(segment); index < node->size()) child = &(*node)[index];
-    }
-    if (child == nullptr) return {};
-    level = step(level, *node, segment, root);
-    node = child;
-  }
-  return level;
-}
 
 // Texts the validator must not see: longer than the schema's maxLength for them, or not
 // UTF-8. libstdc++'s std::regex recurses once per character, so a `pattern` on a text of
@@ -192,7 +63,7 @@ struct UnsafeText {
   std::string message;
 };
 
-void find_unsafe_texts(const json& node, const std::vector<const json*>& level, const json& root,
+void find_unsafe_texts(SchemaKind kind, const json& node, const std::vector<const json*>& level,
                        std::vector<std::string>& context, std::vector<UnsafeText>& found) {
   if (node.is_string()) {
     const std::string& text = node.get_ref<const std::string&>();
@@ -213,23 +84,16 @@ void find_unsafe_texts(const json& node, const std::vector<const json*>& level, 
   if (node.is_object()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
       context.push_back("[" + it.key() + "]");
-      find_unsafe_texts(*it, step(level, node, it.key(), root), root, context, found);
+      find_unsafe_texts(kind, *it, step(kind, level, node, it.key()), context, found);
       context.pop_back();
     }
   } else if (node.is_array()) {
     for (std::size_t i = 0; i < node.size(); ++i) {
       context.push_back("[" + std::to_string(i) + "]");
-      find_unsafe_texts(node[i], step(level, node, std::to_string(i), root), root, context, found);
+      find_unsafe_texts(kind, node[i], step_item(kind, level, i), context, found);
       context.pop_back();
     }
   }
-}
-
-// The first subschema that has `key`, or nullptr.
-const json* with_key(const std::vector<const json*>& schemas, const char* key) {
-  for (const json* s : schemas)
-    if (s->contains(key)) return s;
-  return nullptr;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -651,48 +515,12 @@ bool is_composite(const std::string& d) {
 
 }  // namespace
 
-std::vector<std::string> schema_keys_at(SchemaKind kind, const std::string& path) {
-  const json& root = document(kind);
-  std::vector<const json*> level;
-  expand(&root, root, level, 0);
-  std::size_t i = 0;
-  while (i < path.size()) {
-    if (path[i] == '.') {
-      ++i;
-    } else if (path[i] == '[') {
-      const std::size_t close = path.find(']', i);
-      if (close == std::string::npos) return {};
-      level = step_item(level, std::stoul(path.substr(i + 1, close - i - 1)), root);
-      i = close + 1;
-    } else {
-      const std::size_t end = path.find_first_of(".[", i);
-      level = step_property(level, path.substr(i, end - i), root);
-      i = end == std::string::npos ? path.size() : end;
-    }
-  }
-  std::vector<std::string> keys;
-  for (const json* s : level)
-    if (auto p = s->find("properties"); p != s->end() && p->is_object())
-      for (auto it = p->begin(); it != p->end(); ++it)
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
-  return keys;
-}
-
-const std::string& schema_text(SchemaKind kind) {
-  static const std::string scenario(embedded::kScenarioSchema);
-  static const std::string part(embedded::kPartSchema);
-  return kind == SchemaKind::scenario ? scenario : part;
-}
-
 std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kind) {
   const json instance = to_json(root);
   {
-    const json& schema = document(kind);
-    std::vector<const json*> level;
-    expand(&schema, schema, level, 0);
     std::vector<std::string> context{"<root>"};
     std::vector<UnsafeText> unsafe;
-    find_unsafe_texts(instance, level, schema, context, unsafe);
+    find_unsafe_texts(kind, instance, root_subschemas(kind), context, unsafe);
     if (!unsafe.empty()) {
       std::vector<SchemaViolation> out;
       for (const UnsafeText& u : unsafe)
@@ -704,7 +532,7 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
   // One validator per thread: it caches the compiled regular expressions of `pattern`.
   thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
-  validator.validate(compiled(kind), valijson::adapters::NlohmannJsonAdapter(instance), &results);
+  validator.validate(compiled_schema(kind), valijson::adapters::NlohmannJsonAdapter(instance), &results);
 
   // The errors of an anyOf / oneOf's branches come right before the error of the anyOf /
   // oneOf itself, at or below its place: it replaces them with one message naming the
