@@ -96,9 +96,10 @@ struct StructureWalk {
       report(n.Mark(), prefixed(path, depth > kMaxDepth
                                           ? "nested more than " + std::to_string(kMaxDepth) +
                                                 " levels deep (a recursive alias?)"
-                                          : "the document is too large (more than " +
+                                          : "the document is too large: more than " +
                                                 std::to_string(kMaxNodes) +
-                                                " nodes, counting each use of an alias)"));
+                                                " values, counting each use of an alias "
+                                                "(a scenario needs a few hundred)"));
       return;
     }
     if (n.IsMap()) {
