@@ -16,6 +16,7 @@
 #include "scenario/controller_sections.h"
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
+#include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/yaml_reader.h"
 
@@ -30,6 +31,9 @@ std::string summary(const std::vector<Diagnostic>& diagnostics) {
   }
   return out.empty() ? "invalid scenario" : out;
 }
+
+// Bounds the memory a scenario file can take before its structure is checked.
+constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
 
 std::optional<std::string> read_text(const std::string& path, std::vector<Diagnostic>& out) {
   std::error_code ec;
@@ -46,13 +50,23 @@ std::optional<std::string> read_text(const std::string& path, std::vector<Diagno
     out.push_back({path, 0, 0, std::string("cannot open the file: ") + std::strerror(errno)});
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read in pieces, so that a huge (or endless) input stops at the limit.
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes) {
+      out.push_back({path, 0, 0, "the file is larger than " +
+                                     std::to_string(kMaxFileBytes >> 20) +
+                                     " MiB; a scenario takes a few kB"});
+      return std::nullopt;
+    }
+  }
   if (in.bad()) {
     out.push_back({path, 0, 0, "cannot read the file"});
     return std::nullopt;
   }
-  return text.str();
+  return text;
 }
 
 // yaml-cpp often reports a tab in indentation as some other syntax error; point at the tab.
@@ -73,61 +87,109 @@ std::string tab_hint(const std::string& message, const std::string& text, int er
          " is indented with a tab; YAML indentation must use spaces)";
 }
 
-// yaml-cpp 0.7 never gets past a ',' where a document should start (a lone ",", or one
-// after a complete top-level node): LoadAll then returns empty documents without end, each
-// held in memory. Finds such a place by walking the events first, which stops there.
-class StuckDocument : public YAML::EventHandler {
+// A walk over the parser's events before any tree is built, stopped at the first of:
+// - a ',' where a document should start: yaml-cpp 0.7 never gets past it (a lone ",", or
+//   one after a complete top-level node), and LoadAll returns empty documents without
+//   end, each held in memory;
+// - more than kMaxDocumentNodes nodes, or nesting deeper than kMaxNestingDepth: a huge list
+//   (10^6 items) would otherwise cost seconds and hundreds of MB as a yaml-cpp tree, only
+//   to be rejected by check_structure afterwards.
+// Aliases count once here; check_structure counts their expansion in the built tree.
+class EventScan : public YAML::EventHandler {
  public:
-  std::optional<YAML::Mark> stuck;
+  struct Stop {};  // thrown to end the walk at the first problem
+
+  std::optional<YAML::Mark> stuck, too_many, too_deep;
 
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (started_ && mark.pos == last_.pos) stuck = mark;
+    if (started_ && mark.pos == last_.pos) {
+      stuck = mark;
+      throw Stop{};
+    }
     started_ = true;
     last_ = mark;
+    depth_ = 0;
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    open(mark);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    open(mark);
+  }
+  void OnMapEnd() override { --depth_; }
 
  private:
+  void node(const YAML::Mark& mark) {
+    if (++nodes_ > kMaxDocumentNodes) {
+      too_many = mark;
+      throw Stop{};
+    }
+  }
+  void open(const YAML::Mark& mark) {
+    node(mark);
+    if (++depth_ > kMaxNestingDepth) {
+      too_deep = mark;
+      throw Stop{};
+    }
+  }
+
   bool started_ = false;
   YAML::Mark last_;
+  long nodes_ = 0;
+  int depth_ = 0;
 };
 
-std::optional<YAML::Mark> stuck_document(const std::string& text) {
-  // Only a ',' does it.
-  if (text.find(',') == std::string::npos) return std::nullopt;
+// The first problem EventScan finds in `text`, as a diagnostic; nothing if there is none
+// (syntax errors are left to the real parse, which reports them).
+std::optional<Diagnostic> scan_events(const std::string& path, const std::string& text) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  StuckDocument handler;
+  EventScan scan;
   try {
-    while (parser.HandleNextDocument(handler))
-      if (handler.stuck) return handler.stuck;
+    while (parser.HandleNextDocument(scan)) {
+    }
+  } catch (const EventScan::Stop&) {
   } catch (const YAML::Exception&) {
-    // Reported by the real parse below, as always.
+    return std::nullopt;
   }
+  auto at = [&](const YAML::Mark& m, std::string message) {
+    return Diagnostic{path, m.line + 1, m.column + 1, std::move(message)};
+  };
+  if (scan.stuck) {
+    const YAML::Mark m = *scan.stuck;
+    const char c = m.pos >= 0 && static_cast<std::size_t>(m.pos) < text.size()
+                       ? text[static_cast<std::size_t>(m.pos)]
+                       : ',';
+    return at(m, c == ','
+                     ? "YAML syntax error: unexpected ',' (a comma separates items only inside "
+                       "[...] or {...})"
+                     : std::string("YAML syntax error: unexpected '") + c + "'");
+  }
+  if (scan.too_many)
+    return at(*scan.too_many, "the document is too large: more than " +
+                                  std::to_string(kMaxDocumentNodes) +
+                                  " values (a scenario needs a few hundred)");
+  if (scan.too_deep)
+    return at(*scan.too_deep, "the YAML is nested more than " +
+                                  std::to_string(kMaxNestingDepth) +
+                                  " levels deep (a scenario needs about six)");
   return std::nullopt;
 }
 
 std::optional<YAML::Node> parse(const std::string& path, const std::string& text,
                                 int first_line, std::vector<Diagnostic>& out) {
-  if (const auto stuck = stuck_document(text)) {
-    const char c = stuck->pos >= 0 && static_cast<std::size_t>(stuck->pos) < text.size()
-                       ? text[static_cast<std::size_t>(stuck->pos)]
-                       : ',';
-    out.push_back({path, stuck->line + 1, stuck->column + 1,
-                   c == ','
-                       ? "YAML syntax error: unexpected ',' (a comma separates items only "
-                         "inside [...] or {...})"
-                       : std::string("YAML syntax error: unexpected '") + c + "'"});
+  if (auto problem = scan_events(path, text)) {
+    out.push_back(std::move(*problem));
     return std::nullopt;
   }
   std::vector<YAML::Node> documents;
@@ -291,8 +353,12 @@ Scenario load(const std::string& path, const std::string* given_text,
   }
 
   const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
+  // The resolved scenario, overrides applied, against the schema, before anything is read
+  // from it; the reader's own messages, more specific, win where both find a problem.
+  const std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
   Reader reader(path, applied);
   Scenario scenario = read_scenario(reader, root);
+  reader.report_schema_violations(violations);
   for (auto& d : reader.take_diagnostics()) diagnostics.push_back(std::move(d));
   if (!diagnostics.empty()) return scenario;
 

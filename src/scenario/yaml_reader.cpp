@@ -8,10 +8,8 @@
 namespace uwsim::scenario {
 namespace {
 
-// A scenario is at most about five levels deep; anything far deeper is a recursive alias.
-constexpr int kMaxDepth = 32;
-// Aliases can make a small file expand exponentially; cap the walk.
-constexpr long kMaxNodes = 200000;
+constexpr int kMaxDepth = kMaxNestingDepth;
+constexpr long kMaxNodes = kMaxDocumentNodes;
 // Paths in structure messages stop growing here; a recursive alias would make them huge.
 constexpr int kShownDepth = 6;
 
@@ -44,7 +42,9 @@ std::optional<double> parse_number(const std::string& text) {
   return negative ? -x : x;
 }
 
-std::string describe(const YAML::Node& n) {
+}  // namespace
+
+std::string describe_value(const YAML::Node& n) {
   switch (n.Type()) {
     case YAML::NodeType::Sequence:
       return "a list of " + std::to_string(n.size()) + (n.size() == 1 ? " item" : " items");
@@ -58,6 +58,8 @@ std::string describe(const YAML::Node& n) {
       return "nothing";
   }
 }
+
+namespace {
 
 std::string with_unit(std::string what, std::string_view unit) {
   if (!unit.empty()) what += " (" + std::string(unit) + ")";
@@ -94,9 +96,10 @@ struct StructureWalk {
       report(n.Mark(), prefixed(path, depth > kMaxDepth
                                           ? "nested more than " + std::to_string(kMaxDepth) +
                                                 " levels deep (a recursive alias?)"
-                                          : "the document is too large (more than " +
+                                          : "the document is too large: more than " +
                                                 std::to_string(kMaxNodes) +
-                                                " nodes, counting each use of an alias)"));
+                                                " values, counting each use of an alias "
+                                                "(a scenario needs a few hundred)"));
       return;
     }
     if (n.IsMap()) {
@@ -170,6 +173,15 @@ bool check_structure(const YAML::Node& root, const std::string& base,
   return !walk.cut;
 }
 
+namespace {
+KeyObserver& key_observer() {
+  static KeyObserver observer;
+  return observer;
+}
+}  // namespace
+
+void set_key_observer(KeyObserver observer) { key_observer() = std::move(observer); }
+
 Reader::Reader(std::string file, const OverrideMap& overrides)
     : file_(std::move(file)), overrides_(overrides) {}
 
@@ -198,20 +210,42 @@ std::optional<std::string> Reader::override_at_or_below(const std::string& path)
   return std::nullopt;
 }
 
-void Reader::report(const YAML::Mark& at, const std::string& path, std::string message) {
-  if (const std::string* argument = override_for(path)) {
-    diagnostics_.push_back(Diagnostic{"--set " + *argument, 0, 0, std::move(message)});
-    return;
-  }
+Diagnostic Reader::locate(const YAML::Mark& at, const std::string& path,
+                          std::string message) const {
+  if (const std::string* argument = override_for(path))
+    return Diagnostic{"--set " + *argument, 0, 0, std::move(message)};
   int line = at.is_null() ? 0 : at.line + 1;
   int column = at.is_null() ? 0 : at.column + 1;
-  diagnostics_.push_back(Diagnostic{file_, line, column, std::move(message)});
+  return Diagnostic{file_, line, column, std::move(message)};
+}
+
+void Reader::report(const YAML::Mark& at, const std::string& path, std::string message) {
+  diagnostics_.push_back(locate(at, path, std::move(message)));
+}
+
+void Reader::report_schema_violations(const std::vector<SchemaViolation>& violations) {
+  const std::size_t own = diagnostics_.size();
+  for (const SchemaViolation& v : violations) {
+    Diagnostic d = locate(v.at, v.path, prefixed(v.subject, v.message));
+    const bool same_place = std::any_of(
+        diagnostics_.begin(), diagnostics_.begin() + static_cast<std::ptrdiff_t>(own),
+        [&](const Diagnostic& r) {
+          return r.file == d.file && r.line == d.line && r.column == d.column;
+        });
+    const bool inside_rejected =
+        std::any_of(v.chain.begin(), v.chain.end(), [&](const YAML::Node& n) {
+          return std::any_of(rejected_values_.begin(), rejected_values_.end(),
+                             [&](const YAML::Node& r) { return r.is(n); });
+        });
+    if (!same_place && !inside_rejected) diagnostics_.push_back(std::move(d));
+  }
 }
 
 void Reader::error(const Field& f, const std::string& message) {
   // An empty value's mark points past the key, often to the next line; the key is clearer.
   bool use_key = f.key.IsDefined() && f.key.IsScalar() &&
                  (!f.value.IsDefined() || f.value.IsNull() || f.value.Mark().is_null());
+  if (f.value.IsDefined() && !f.value.IsNull()) rejected_values_.push_back(f.value);
   report(use_key ? f.key.Mark() : f.value.Mark(), f.path, prefixed(f.path, message));
 }
 
@@ -223,7 +257,7 @@ std::optional<double> Reader::number(const Field& f, Sign sign, std::string_view
   bool in_range = x && (sign == Sign::any || (sign == Sign::positive && *x > 0.0) ||
                         (sign == Sign::non_negative && *x >= 0.0));
   if (!in_range) {
-    error(f, "expected " + with_unit(number_kind(sign), unit) + ", got " + describe(f.value));
+    error(f, "expected " + with_unit(number_kind(sign), unit) + ", got " + describe_value(f.value));
     return std::nullopt;
   }
   return x;
@@ -232,7 +266,7 @@ std::optional<double> Reader::number(const Field& f, Sign sign, std::string_view
 std::optional<std::string> Reader::string(const Field& f) {
   if (!f.present()) return std::nullopt;
   if (!f.value.IsScalar()) {
-    error(f, "expected a string, got " + describe(f.value));
+    error(f, "expected a string, got " + describe_value(f.value));
     return std::nullopt;
   }
   return f.value.Scalar();
@@ -253,7 +287,7 @@ std::optional<std::size_t> Reader::choice(const Field& f,
 std::optional<std::vector<Field>> Reader::sequence(const Field& f) {
   if (!f.present()) return std::nullopt;
   if (!f.value.IsSequence()) {
-    error(f, "expected a list, got " + describe(f.value));
+    error(f, "expected a list, got " + describe_value(f.value));
     return std::nullopt;
   }
   std::vector<Field> items;
@@ -268,7 +302,7 @@ std::optional<Eigen::VectorXd> Reader::numbers(const Field& f, int n, Sign sign,
   if (!f.value.IsSequence() || f.value.size() != static_cast<std::size_t>(n)) {
     std::string kind = sign == Sign::any ? "numbers" : number_kind(sign).substr(2) + "s";
     error(f, "expected a list of " + std::to_string(n) + " " + with_unit(kind, unit) +
-                 ", got " + describe(f.value));
+                 ", got " + describe_value(f.value));
     return std::nullopt;
   }
   Eigen::VectorXd v(n);
@@ -286,7 +320,7 @@ std::optional<Eigen::MatrixXd> Reader::matrix(const Field& f, int n, std::string
   if (!f.present()) return std::nullopt;
   std::string rows = std::to_string(n) + " rows of " + std::to_string(n) + " numbers";
   if (!f.value.IsSequence() || f.value.size() != static_cast<std::size_t>(n)) {
-    error(f, "expected a matrix as a list of " + rows + ", got " + describe(f.value));
+    error(f, "expected a matrix as a list of " + rows + ", got " + describe_value(f.value));
     return std::nullopt;
   }
   Eigen::MatrixXd m(n, n);
@@ -318,15 +352,16 @@ void Mapping::check_keys(const std::vector<std::string>& names) {
   if (!self_.present()) return;
   const Field& self = self_;
   if (!self.value.IsMap()) {
-    reader_.error(self, "expected a mapping, got " + describe(self.value));
+    reader_.error(self, "expected a mapping, got " + describe_value(self.value));
     return;
   }
   ok_ = true;
+  if (key_observer()) key_observer()(self.path, names);
   for (auto it = self.value.begin(); it != self.value.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {
       reader_.report(key.Mark(), self.path,
-                     prefixed(self.path, "expected a plain key, got " + describe(key)));
+                     prefixed(self.path, "expected a plain key, got " + describe_value(key)));
       continue;
     }
     const std::string& name = key.Scalar();

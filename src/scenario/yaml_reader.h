@@ -15,6 +15,7 @@
 
 #include "scenario/load_scenario.h"
 #include "scenario/overrides.h"
+#include "scenario/schema_check.h"
 
 namespace uwsim::scenario {
 
@@ -56,11 +57,22 @@ std::string index_path(const std::string& parent, std::size_t index);
 // Shortest text that reads back as the same double, for messages.
 std::string to_text(double x);
 
+// How a value reads in messages: "a list of 2 items", "a mapping", "the string \"11.5\"", "-1",
+// "'abc'", "nothing".
+std::string describe_value(const YAML::Node& n);
+
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word` if it is close enough to be a plausible typo.
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
+
+// Limits of a document. A scenario is at most about five levels deep; anything far deeper
+// is a recursive alias or hostile. Aliases can make a small file expand exponentially, and a
+// huge list costs time and memory before any check sees it: both are capped, in nodes
+// (scalars, lists and mappings; each use of an alias counts its whole value).
+inline constexpr int kMaxNestingDepth = 32;
+inline constexpr long kMaxDocumentNodes = 200000;
 
 // Calls `report` for each key given twice in one mapping (yaml-cpp 0.7 silently keeps both)
 // and once if the tree is nested or aliased beyond anything a scenario needs, which would
@@ -68,6 +80,12 @@ std::optional<std::string> closest_match(std::string_view word,
 // Returns false if the walk was cut short for that reason.
 bool check_structure(const YAML::Node& root, const std::string& base,
                      const std::function<void(const YAML::Mark&, std::string)>& report);
+
+// For tests: called with the path and the known keys of every mapping a Mapping opens (the
+// proof that the loader reads no key the schema lacks); an empty function stops it.
+using KeyObserver =
+    std::function<void(const std::string& path, const std::vector<std::string>& keys)>;
+void set_key_observer(KeyObserver observer);
 
 class Reader {
  public:
@@ -77,6 +95,11 @@ class Reader {
   void report(const YAML::Mark& at, const std::string& path, std::string message);
   // "path: message", at the value (or at its key when the value is empty).
   void error(const Field& field, const std::string& message);
+
+  // Reports each schema violation the reader has not reported itself: at a place where it
+  // reported nothing, and not inside a value it rejected as a whole. Its own messages say
+  // more (units, suggestions), so they win where both speak.
+  void report_schema_violations(const std::vector<SchemaViolation>& violations);
 
   // The canonical path of a --set override at `path` or inside it, if any.
   std::optional<std::string> override_at_or_below(const std::string& path) const;
@@ -105,10 +128,12 @@ class Reader {
 
  private:
   const std::string* override_for(const std::string& path) const;
+  Diagnostic locate(const YAML::Mark& at, const std::string& path, std::string message) const;
 
   std::string file_;
   const OverrideMap& overrides_;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<YAML::Node> rejected_values_;  // values error() reported as a whole
 };
 
 // A mapping being read. Construction reports a non-mapping value and every key not in

@@ -344,3 +344,25 @@ TEST_CASE("cli: validate checks files without running them, reports every error,
   CHECK(after_set.output.find("bodies[0].mass: expected a positive number") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "results"));  // nothing run, nothing written
 }
+
+TEST_CASE("cli: hostile documents (a million-item list, 10 000-deep nesting) exit 2 with the limit") {
+  const fs::path dir = fresh_dir("hostile");
+  // Generated here rather than committed: the list is 3 MB.
+  std::string huge = "name: huge\nsimulation: {duration: 1}\nbodies: [";
+  for (int i = 0; i < 1000000; ++i) huge += i == 0 ? "1" : ", 1";
+  huge += "]\n";
+  write_file(dir / "huge.yaml", huge);
+  const Outcome big = run_sim("validate huge.yaml", dir);
+  CHECK(big.exit_code == 2);
+  CAPTURE(big.output);
+  // The 200 001st value, on line 3: its column is that of the item, counted here.
+  CHECK(big.output.find("huge.yaml:3:") != std::string::npos);
+  CHECK(big.output.find("the document is too large: more than 200000 values") != std::string::npos);
+
+  write_file(dir / "deep.yaml", std::string(10000, '[') + std::string(10000, ']') + "\n");
+  const Outcome deep = run_sim("validate deep.yaml", dir);
+  CHECK(deep.exit_code == 2);
+  CAPTURE(deep.output);
+  CHECK(deep.output.find("deep.yaml:1:33: error: the YAML is nested more than 32 levels deep") !=
+        std::string::npos);
+}

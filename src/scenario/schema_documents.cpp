@@ -1,0 +1,175 @@
+#include "scenario/schema_documents.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+
+#include "embedded_schemas.h"
+
+namespace uwsim::scenario {
+namespace {
+
+bool names_scenario_schema(std::string_view uri) {
+  constexpr std::string_view kName = "scenario.schema.json";
+  return uri.size() >= kName.size() && uri.substr(uri.size() - kName.size()) == kName;
+}
+
+constexpr int kMaxExpansion = 32;
+
+const json* resolve_ref(const json& ref, const json& root) {
+  if (!ref.is_string()) return nullptr;
+  const std::string& text = ref.get_ref<const std::string&>();
+  const std::size_t hash = text.find('#');
+  const std::string file = text.substr(0, hash);
+  const std::string pointer = hash == std::string::npos ? "" : text.substr(hash + 1);
+  const json& base = file.empty() ? root : schema_document(SchemaKind::scenario);
+  if (!file.empty() && !names_scenario_schema(file)) return nullptr;
+  try {
+    return &base.at(json::json_pointer(pointer));
+  } catch (const json::exception&) {
+    return nullptr;
+  }
+}
+
+void expand(const json* schema, const json& root, std::vector<const json*>& out, int depth) {
+  if (schema == nullptr || !schema->is_object() || depth > kMaxExpansion) return;
+  out.push_back(schema);
+  if (auto ref = schema->find("$ref"); ref != schema->end())
+    expand(resolve_ref(*ref, root), root, out, depth + 1);
+  for (const char* key : {"allOf", "anyOf", "oneOf"})
+    if (auto list = schema->find(key); list != schema->end() && list->is_array())
+      for (const json& branch : *list) expand(&branch, root, out, depth + 1);
+  for (const char* key : {"then", "else"})
+    if (auto branch = schema->find(key); branch != schema->end())
+      expand(&*branch, root, out, depth + 1);
+}
+
+}  // namespace
+
+const json& schema_document(SchemaKind kind) {
+  static const json scenario = json::parse(embedded::kScenarioSchema);
+  static const json part = json::parse(embedded::kPartSchema);
+  return kind == SchemaKind::scenario ? scenario : part;
+}
+
+const valijson::Schema& compiled_schema(SchemaKind kind) {
+  auto compile = [](SchemaKind k) {
+    auto schema = std::make_unique<valijson::Schema>();
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(schema_document(k));
+    // part.schema.json refers to scenario.schema.json: served from the embedded text.
+    parser.populateSchema(
+        adapter, *schema,
+        [](const std::string& uri) -> const json* {
+          return names_scenario_schema(uri) ? new json(schema_document(SchemaKind::scenario))
+                                            : nullptr;
+        },
+        [](const json* doc) { delete doc; });
+    return schema;
+  };
+  static const std::unique_ptr<valijson::Schema> scenario = compile(SchemaKind::scenario);
+  static const std::unique_ptr<valijson::Schema> part = compile(SchemaKind::part);
+  return kind == SchemaKind::scenario ? *scenario : *part;
+}
+
+std::vector<const json*> root_subschemas(SchemaKind kind) {
+  const json& root = schema_document(kind);
+  std::vector<const json*> level;
+  expand(&root, root, level, 0);
+  return level;
+}
+
+std::vector<const json*> step_property(SchemaKind kind, const std::vector<const json*>& level,
+                                       const std::string& key) {
+  const json& root = schema_document(kind);
+  std::vector<const json*> next;
+  for (const json* s : level) {
+    auto properties = s->find("properties");
+    if (properties != s->end() && properties->contains(key))
+      expand(&(*properties)[key], root, next, 0);
+    else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
+      expand(&*extra, root, next, 0);
+  }
+  return next;
+}
+
+std::vector<const json*> step_item(SchemaKind kind, const std::vector<const json*>& level,
+                                   std::size_t index) {
+  const json& root = schema_document(kind);
+  std::vector<const json*> next;
+  for (const json* s : level) {
+    auto items = s->find("items");
+    if (items == s->end()) continue;
+    if (items->is_object()) expand(&*items, root, next, 0);
+    if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
+  }
+  return next;
+}
+
+std::vector<const json*> step(SchemaKind kind, const std::vector<const json*>& level,
+                              const json& node, const std::string& segment) {
+  if (node.is_object()) return step_property(kind, level, segment);
+  if (node.is_array()) return step_item(kind, level, std::stoul(segment));
+  return {};
+}
+
+std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
+                                       const std::vector<std::string>& segments) {
+  std::vector<const json*> level = root_subschemas(kind);
+  const json* node = &instance;
+  for (const std::string& segment : segments) {
+    const json* child = nullptr;
+    if (node->is_object()) {
+      if (auto it = node->find(segment); it != node->end()) child = &*it;
+    } else if (node->is_array()) {
+      if (const std::size_t index = std::stoul(segment); index < node->size()) child = &(*node)[index];
+    }
+    if (child == nullptr) return {};
+    level = step(kind, level, *node, segment);
+    node = child;
+  }
+  return level;
+}
+
+const json* with_key(const std::vector<const json*>& schemas, const char* key) {
+  for (const json* s : schemas)
+    if (s->contains(key)) return s;
+  return nullptr;
+}
+
+std::vector<std::string> schema_keys_at(SchemaKind kind, const std::string& path) {
+  std::vector<const json*> level = root_subschemas(kind);
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+    } else if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos) return {};
+      level = step_item(kind, level, std::stoul(path.substr(i + 1, close - i - 1)));
+      i = close + 1;
+    } else {
+      const std::size_t end = path.find_first_of(".[", i);
+      level = step_property(kind, level, path.substr(i, end - i));
+      i = end == std::string::npos ? path.size() : end;
+    }
+  }
+  std::vector<std::string> keys;
+  for (const json* s : level)
+    if (auto p = s->find("properties"); p != s->end() && p->is_object())
+      for (auto it = p->begin(); it != p->end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
+  return keys;
+}
+
+const std::string& schema_text(SchemaKind kind) {
+  static const std::string scenario(embedded::kScenarioSchema);
+  static const std::string part(embedded::kPartSchema);
+  return kind == SchemaKind::scenario ? scenario : part;
+}
+
+}  // namespace uwsim::scenario

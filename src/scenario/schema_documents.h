@@ -1,0 +1,41 @@
+// The JSON Schemas compiled into the program (cmake/embed_schemas.cmake), parsed once per
+// process, and what they say at a place of a document: the subschemas that apply there,
+// through properties / items, with allOf, anyOf, oneOf, then, else and $ref expanded (`not`
+// and `if` are not followed: they say what must not or may hold). For the schema check's
+// messages; the validator itself is valijson.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "scenario/schema_check.h"
+
+namespace valijson {
+class Schema;
+}
+
+namespace uwsim::scenario {
+
+using json = nlohmann::json;
+
+const json& schema_document(SchemaKind kind);
+const valijson::Schema& compiled_schema(SchemaKind kind);
+
+// The subschemas that apply at the document's root.
+std::vector<const json*> root_subschemas(SchemaKind kind);
+// Given those of a mapping (a list), the subschemas of its value at `key` (its item `index`).
+std::vector<const json*> step_property(SchemaKind kind, const std::vector<const json*>& level,
+                                       const std::string& key);
+std::vector<const json*> step_item(SchemaKind kind, const std::vector<const json*>& level,
+                                   std::size_t index);
+// Either of those, by the kind of `node` (`segment` an index for a list).
+std::vector<const json*> step(SchemaKind kind, const std::vector<const json*>& level,
+                              const json& node, const std::string& segment);
+// The subschemas at `segments` below the root of `instance`; empty if the place is absent.
+std::vector<const json*> subschemas_at(SchemaKind kind, const json& instance,
+                                       const std::vector<std::string>& segments);
+// The first of `schemas` that has `key`, or nullptr.
+const json* with_key(const std::vector<const json*>& schemas, const char* key);
+
+}  // namespace uwsim::scenario

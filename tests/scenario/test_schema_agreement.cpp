@@ -1,0 +1,137 @@
+// The JSON Schema and the loader agree on every key: each mapping the loader opens allows
+// exactly the keys the schema allows there, and every mapping the schema describes is opened
+// by the loader on some test input. Together with the schema check inside the loader (which
+// rejects whatever the schema rejects), schema and loader cannot drift apart.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scenario/load_scenario.h"
+#include "scenario/schema_check.h"
+#include "scenario/yaml_reader.h"
+
+namespace fs = std::filesystem;
+using namespace uwsim::scenario;
+using json = nlohmann::json;
+
+namespace {
+
+// "bodies[3].initial" → "bodies[].initial"
+std::string without_indices(const std::string& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    out += path[i];
+    if (path[i] == '[') {
+      i = path.find(']', i) - 1;
+    }
+  }
+  return out;
+}
+
+std::string join(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+// Every place in the schema that is a mapping with named keys, indices written "[]". The
+// combinators (allOf, anyOf, oneOf, then) only restate keys declared under `properties`.
+void mappings_of(const json& schema, const std::string& path, std::set<std::string>& out) {
+  if (!schema.is_object()) return;
+  if (auto p = schema.find("properties"); p != schema.end() && !p->empty()) {
+    out.insert(path);
+    for (auto it = p->begin(); it != p->end(); ++it) mappings_of(*it, join(path, it.key()), out);
+  }
+  if (auto items = schema.find("items"); items != schema.end()) mappings_of(*items, path + "[]", out);
+  for (const char* key : {"oneOf", "anyOf"})
+    if (auto list = schema.find(key); list != schema.end())
+      for (const json& branch : *list)
+        if (branch.contains("items")) mappings_of(branch["items"], path + "[]", out);
+}
+
+std::vector<std::string> loader_inputs() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios"))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  for (const char* f : {"/joints/rov_arm.yaml", "/includes/nested.yaml", "/every_mapping.yaml"})
+    files.push_back(std::string(UWSIM_TEST_DATA_DIR) + f);
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("schema: every mapping the loader reads allows exactly the schema's keys") {
+  std::map<std::string, std::vector<std::string>> opened;  // path → the loader's keys
+  set_key_observer([&](const std::string& path, const std::vector<std::string>& keys) {
+    opened.emplace(path, keys);
+  });
+  for (const std::string& file : loader_inputs()) {
+    CAPTURE(file);
+    try {
+      load_scenario(file);
+    } catch (const ScenarioError& e) {
+      FAIL_CHECK(e.what());
+    }
+  }
+  set_key_observer({});
+  REQUIRE(!opened.empty());
+
+  std::set<std::string> kinds;
+  for (const auto& [path, keys] : opened) {
+    // A part's top level is read at "" too; its keys are those of part.schema.json.
+    const bool part = path.empty() && std::find(keys.begin(), keys.end(), "name") == keys.end();
+    const std::vector<std::string> schema_keys =
+        schema_keys_at(part ? SchemaKind::part : SchemaKind::scenario, path);
+    CAPTURE(path);
+    // A manipulator's joint knows 'origin' and 'axis' only to reject them with a pointer to
+    // its convention's row (tests/data/malformed/manipulator_link_origin.yaml); the schema
+    // rejects them as unknown keys.
+    const bool manipulator_joint = without_indices(path) == "manipulators[].links[].joint";
+    for (const auto& k : keys) {
+      if (manipulator_joint && (k == "origin" || k == "axis")) continue;
+      CAPTURE(k);
+      CHECK(std::find(schema_keys.begin(), schema_keys.end(), k) != schema_keys.end());
+    }
+    for (const auto& k : schema_keys) {
+      CAPTURE(k);
+      CHECK(std::find(keys.begin(), keys.end(), k) != keys.end());
+    }
+    kinds.insert(without_indices(path));
+  }
+
+  // Every mapping the schema describes was opened by the loader, except `derived`, which
+  // sim writes and never reads (only the schema checks it).
+  std::set<std::string> described;
+  mappings_of(json::parse(schema_text(SchemaKind::scenario)), "", described);
+  for (const std::string& place : described) {
+    if (place.find("derived") != std::string::npos) continue;
+    CAPTURE(place);
+    CHECK(kinds.count(place) == 1);
+  }
+}
+
+TEST_CASE("schema: every pattern has a maxLength") {
+  // The loader runs std::regex, which recurses per character, only on bounded texts.
+  int patterns = 0;
+  std::function<void(const json&)> walk = [&](const json& node) {
+    if (node.is_object()) {
+      if (node.contains("pattern") && node["pattern"].is_string()) {
+        ++patterns;
+        CAPTURE(node["pattern"].get<std::string>());
+        CHECK(node.contains("maxLength"));
+        CHECK(node.value("maxLength", 100000) <= 1024);
+      }
+      for (const auto& item : node.items()) walk(item.value());
+    } else if (node.is_array()) {
+      for (const auto& item : node) walk(item);
+    }
+  };
+  for (SchemaKind kind : {SchemaKind::scenario, SchemaKind::part})
+    walk(json::parse(schema_text(kind)));
+  CHECK(patterns >= 7);
+}
