@@ -75,6 +75,35 @@ std::pair<double, double> worst_violation(const test::Trajectory& tr) {
   return {distance, angle};
 }
 
+// The body `name` of `bolted`, made free: its start pose and velocity are those the welded
+// model's kinematics give it at t = 0.
+void start_where_welded(const model::Model& welded, const std::string& name, scenario::Scenario& bolted) {
+  dynamics::Workspace ws(welded);
+  dynamics::compute_kinematics(welded, welded.x0.data(), ws);
+  const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(welded.body_index(name))];
+  for (scenario::BodySpec& body : bolted.bodies) {
+    if (body.name != name) continue;
+    body.initial.p_WB_W = s.X_WB.p;
+    body.initial.q_WB = Eigen::Quaterniond(s.X_WB.R);
+    body.initial.nu_B = spatial::to_fossen_order(s.motion.V_WB_B);
+  }
+}
+
+// Largest position (m) or rotation (rad) difference of any body, matched by name, over all
+// samples of two runs of the same system.
+double worst_pose_difference(const test::Trajectory& one, const test::Trajectory& two) {
+  REQUIRE(one.t.size() == two.t.size());
+  double worst = 0.0;
+  for (std::size_t k = 0; k < one.t.size(); ++k) {
+    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
+    for (std::size_t i = 0; i < P1.size(); ++i) {
+      const auto j = static_cast<std::size_t>(two.model.body_index(one.model.bodies[i].name));
+      worst = std::max({worst, (P1[i].p - P2[j].p).norm(), rotation_angle(P1[i].R.transpose() * P2[j].R)});
+    }
+  }
+  return worst;
+}
+
 }  // namespace
 
 TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-inverse, redundant rows included") {
@@ -446,27 +475,11 @@ TEST_CASE("rigid connector on an arm link: a vehicle held by an arm moves like t
   // and velocity from the welded model's kinematics.
   scenario::Scenario bolted = welded;
   bolted.joints = {shoulder};
-  {
-    dynamics::Workspace ws(one.model);
-    dynamics::compute_kinematics(one.model, one.model.x0.data(), ws);
-    const dynamics::BodyState& h = ws.bodies[2];
-    scenario::BodySpec& free_held = bolted.bodies[2];
-    free_held.initial.p_WB_W = h.X_WB.p;
-    free_held.initial.q_WB = Eigen::Quaterniond(h.X_WB.R);
-    free_held.initial.nu_B = spatial::to_fossen_order(h.motion.V_WB_B);
-  }
+  start_where_welded(one.model, "held", bolted);
   bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
   const test::Trajectory two = test::simulate(bolted);
   REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
-    for (std::size_t i = 0; i < 3; ++i) {
-      const int j = two.model.body_index(one.model.bodies[i].name);
-      worst = std::max({worst, (P1[i].p - P2[static_cast<std::size_t>(j)].p).norm(),
-                        rotation_angle(P1[i].R.transpose() * P2[static_cast<std::size_t>(j)].R)});
-    }
-  }
+  const double worst = worst_pose_difference(one, two);
   MESSAGE("connector on a link vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
 }
@@ -488,12 +501,7 @@ TEST_CASE("rigid connector inside one tree: locking a joint with a redundant loo
   locked.connectors = {connector("lock", "base", "link", Vec3(0.1, 0.0, 0.05))};
   const test::Trajectory one = test::simulate(welded), two = test::simulate(locked);
   REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
-    for (std::size_t i = 0; i < 2; ++i)
-      worst = std::max({worst, (P1[i].p - P2[i].p).norm(), rotation_angle(P1[i].R.transpose() * P2[i].R)});
-  }
+  const double worst = worst_pose_difference(one, two);
   MESSAGE("joint locked by a connector vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
   CHECK((poses_at(one.model, one.x.back())[0].p - poses_at(one.model, one.x.front())[0].p).norm() > 0.5);
@@ -556,26 +564,11 @@ TEST_CASE("rigid connector between two trees with children, one fixed-base: move
   REQUIRE(one.result.outcome == integrate::Outcome::completed);
   scenario::Scenario bolted = welded;
   bolted.joints = {base, hinge};
-  {
-    dynamics::Workspace ws(one.model);
-    dynamics::compute_kinematics(one.model, one.model.x0.data(), ws);
-    const dynamics::BodyState& v = ws.bodies[static_cast<std::size_t>(one.model.body_index("vehicle"))];
-    scenario::BodySpec& free_vehicle = bolted.bodies[1];
-    free_vehicle.initial.p_WB_W = v.X_WB.p;
-    free_vehicle.initial.q_WB = Eigen::Quaterniond(v.X_WB.R);
-    free_vehicle.initial.nu_B = spatial::to_fossen_order(v.motion.V_WB_B);
-  }
+  start_where_welded(one.model, "vehicle", bolted);
   bolted.connectors = {connector("grip", "link", "vehicle", Vec3(0.1, 0.0, 0.0))};
   const test::Trajectory two = test::simulate(bolted);
   REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
-    for (std::size_t i = 0; i < 3; ++i) {
-      const std::size_t j = static_cast<std::size_t>(two.model.body_index(one.model.bodies[i].name));
-      worst = std::max({worst, (P1[i].p - P2[j].p).norm(), rotation_angle(P1[i].R.transpose() * P2[j].R)});
-    }
-  }
+  const double worst = worst_pose_difference(one, two);
   MESSAGE("connector between trees with children vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
 }
@@ -630,27 +623,11 @@ TEST_CASE("rigid connector on a motor-driven arm: the armature is in the connect
 
   scenario::Scenario bolted = welded;
   bolted.joints = {shoulder};
-  {
-    dynamics::Workspace ws(one.model);
-    dynamics::compute_kinematics(one.model, one.model.x0.data(), ws);
-    const dynamics::BodyState& h = ws.bodies[2];
-    scenario::BodySpec& free_held = bolted.bodies[2];
-    free_held.initial.p_WB_W = h.X_WB.p;
-    free_held.initial.q_WB = Eigen::Quaterniond(h.X_WB.R);
-    free_held.initial.nu_B = spatial::to_fossen_order(h.motion.V_WB_B);
-  }
+  start_where_welded(one.model, "held", bolted);
   bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
   const test::Trajectory two = test::simulate(bolted);
   REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < one.t.size(); ++k) {
-    const auto P1 = poses_at(one.model, one.x[k]), P2 = poses_at(two.model, two.x[k]);
-    for (std::size_t i = 0; i < 3; ++i) {
-      const int j = two.model.body_index(one.model.bodies[i].name);
-      worst = std::max({worst, (P1[i].p - P2[static_cast<std::size_t>(j)].p).norm(),
-                        rotation_angle(P1[i].R.transpose() * P2[static_cast<std::size_t>(j)].R)});
-    }
-  }
+  const double worst = worst_pose_difference(one, two);
   MESSAGE("connector on a motor-driven link vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
   // The motor does move the arm: the shoulder turns by more than a radian.
