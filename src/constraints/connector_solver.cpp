@@ -1,7 +1,6 @@
 // References: see connector_solver.h.
 #include "constraints/connector_solver.h"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <deque>
 
@@ -71,11 +70,6 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   for (End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
     e.lone = lone_vehicle(body);
-    if (e.lone) {
-      const Eigen::LLT<Mat6> llt(body.M_B);
-      const Mat6 L = llt.matrixL();
-      e.U = L.inverse().transpose();
-    }
     e.slot_begin = static_cast<int>(slot_body_.size());
     for (int b : attached_bodies_)
       if (root_of(b) == root_of(e.body)) slot_body_.push_back(b);
@@ -111,11 +105,12 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   // W(I, J) = Σ over ends e of I and f of J on a common tree of G_e K_f(body of e), I ≥ J.
   for (std::size_t ei = 0; ei < ends_.size(); ++ei) {
     const End& e = ends_[ei];
-    for (const End& f : ends_) {
+    for (std::size_t fi = 0; fi < ends_.size(); ++fi) {
+      const End& f = ends_[fi];
       const int I = position_[static_cast<std::size_t>(e.connector)], J = position_[static_cast<std::size_t>(f.connector)];
       if (I < J || root_of(e.body) != root_of(f.body)) continue;
       for (int s = f.slot_begin; s < f.slot_end; ++s)
-        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), s, e.lone});
+        if (slot_body_[s] == e.body) contributions_.push_back({I, J, static_cast<int>(ei), static_cast<int>(fi), s, e.lone});
     }
   }
   // Each block of W is written by its first contribution; the envelope's other blocks (fill-in
@@ -136,8 +131,8 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
   for (const End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
     const Mat6& G_e = G(e);
-    if (e.lone) {
-      multiply_rows(rows_[e.connector], e.second, e.U, K_[e.slot_begin]);
+    if (e.lone) {  // P_e = G_e M⁻¹: M is constant in the body frame
+      multiply_rows(rows_[e.connector], e.second, body.M_inv_B, K_[e.slot_begin]);
       continue;
     }
     const int root = body.root, end = model.bodies[static_cast<std::size_t>(root)].tree_end;
@@ -154,12 +149,16 @@ void ConnectorSolver::assemble_and_factor() {
   // G rows past a connector's own and K columns past the other's are zero: the blocks come
   // out zero-padded as the factorisation wants them.
   for (const auto& [I, J] : fill_blocks_) ldlt_.block(I, J).setZero();
+  Mat6 GP;
   for (const Contribution& w : contributions_) {
     const End& e = ends_[w.end];
     Mat6& block = ldlt_.block(w.I, w.J);
-    if (w.lone && w.first) block.noalias() = K_[e.slot_begin] * K_[w.slot].transpose();
-    else if (w.lone) block.noalias() += K_[e.slot_begin] * K_[w.slot].transpose();
-    else if (w.first) block.noalias() = G(e) * K_[w.slot];
+    if (w.lone) {  // G_e M⁻¹ G_fᵀ = (G_f P_eᵀ)ᵀ, with G_f's structure (multiply_rows)
+      const End& f = ends_[w.other];
+      multiply_rows(rows_[f.connector], f.second, K_[e.slot_begin].transpose(), GP);
+      if (w.first) block = GP.transpose();
+      else block += GP.transpose();
+    } else if (w.first) block.noalias() = G(e) * K_[w.slot];
     else block.noalias() += G(e) * K_[w.slot];
   }
   ldlt_.factor();

@@ -67,13 +67,12 @@ class ConnectorSolver {
     bool second = false;        // the connector's second body (uses G_B)
     int slot_begin = 0;         // K slots for this end: one per attachment of its tree
     int slot_end = 0;
-    bool lone = false;          // on a lone vehicle: its slot holds H = G M^{-1/2} instead
-    Mat6 U = Mat6::Identity();  // lone: L⁻ᵀ with M = L Lᵀ, so M⁻¹ = U Uᵀ
+    bool lone = false;          // on a lone vehicle: its slot holds P = G M⁻¹ instead
   };
-  // W(I, J) += G_e K[slot] (trees) or H_e H_fᵀ (lone vehicles: slot is f's), I ≥ J positions
-  // in the ordering.
+  // W(I, J) += G_e K[slot] (trees) or (G_f P_eᵀ)ᵀ = G_e M⁻¹ G_fᵀ (lone vehicles), I ≥ J
+  // positions in the ordering; f = `other`, the end of J whose slot it is.
   struct Contribution {
-    int I = 0, J = 0, end = 0, slot = 0;
+    int I = 0, J = 0, end = 0, other = 0, slot = 0;
     bool lone = false;
     bool first = false;         // the block's first contribution: assigns instead of adding
   };
