@@ -104,6 +104,37 @@ double worst_pose_difference(const test::Trajectory& one, const test::Trajectory
   return worst;
 }
 
+// Runs `welded`, then the same system with its joint `weld` removed and the body `held`
+// bolted on by `bolt` instead, starting where the welded model puts it. Returns the welded
+// run; `worst` is the largest pose difference between the two runs.
+test::Trajectory bolted_vs_welded(const scenario::Scenario& welded, const std::string& weld, const std::string& held,
+                                  const scenario::ConnectorSpec& bolt, double& worst) {
+  test::Trajectory one = test::simulate(welded);
+  REQUIRE(one.result.outcome == integrate::Outcome::completed);
+  scenario::Scenario bolted = welded;
+  std::erase_if(bolted.joints, [&](const scenario::JointSpec& j) { return j.name == weld; });
+  REQUIRE(bolted.joints.size() + 1 == welded.joints.size());
+  start_where_welded(one.model, held, bolted);
+  bolted.connectors = {bolt};
+  const test::Trajectory two = test::simulate(bolted);
+  REQUIRE(two.result.outcome == integrate::Outcome::completed);
+  worst = worst_pose_difference(one, two);
+  return one;
+}
+
+// A vehicle "base" with a one-hinge arm ("shoulder", turning at 0.5 rad/s) whose link
+// holds a vehicle "held" through the fixed joint "weld".
+scenario::Scenario arm_holding_vehicle(test::RandomBodies& rnd, double duration) {
+  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
+  base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
+  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
+  shoulder.initial_velocity = 0.5;
+  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
+  scenario::Scenario s = test::scenario_with({base, link, held}, duration, 1e-3, 10.0);
+  s.joints = {shoulder, weld};
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-inverse, redundant rows included") {
@@ -461,25 +492,9 @@ TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoy
 
 TEST_CASE("rigid connector on an arm link: a vehicle held by an arm moves like the same vehicle welded to the link") {
   test::RandomBodies rnd(51);
-  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
-  base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
-  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
-  shoulder.initial_velocity = 0.5;
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
-  scenario::Scenario welded = test::scenario_with({base, link, held}, 10.0, 1e-3, 10.0);
-  welded.joints = {shoulder, weld};
-  const test::Trajectory one = test::simulate(welded);
-  REQUIRE(one.result.outcome == integrate::Outcome::completed);
-
-  // Same system, the held vehicle free and bolted to the link by a connector; its start pose
-  // and velocity from the welded model's kinematics.
-  scenario::Scenario bolted = welded;
-  bolted.joints = {shoulder};
-  start_where_welded(one.model, "held", bolted);
-  bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
-  const test::Trajectory two = test::simulate(bolted);
-  REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  const double worst = worst_pose_difference(one, two);
+  const scenario::Scenario welded = arm_holding_vehicle(rnd, 10.0);
+  double worst = 0.0;
+  bolted_vs_welded(welded, "weld", "held", connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1)), worst);
   MESSAGE("connector on a link vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
 }
@@ -560,15 +575,8 @@ TEST_CASE("rigid connector between two trees with children, one fixed-base: move
   scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "vehicle", 0);
   scenario::Scenario welded = test::scenario_with({link, vehicle, fin}, 8.0, 1e-3, 10.0);
   welded.joints = {base, weld, hinge};
-  const test::Trajectory one = test::simulate(welded);
-  REQUIRE(one.result.outcome == integrate::Outcome::completed);
-  scenario::Scenario bolted = welded;
-  bolted.joints = {base, hinge};
-  start_where_welded(one.model, "vehicle", bolted);
-  bolted.connectors = {connector("grip", "link", "vehicle", Vec3(0.1, 0.0, 0.0))};
-  const test::Trajectory two = test::simulate(bolted);
-  REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  const double worst = worst_pose_difference(one, two);
+  double worst = 0.0;
+  bolted_vs_welded(welded, "weld", "vehicle", connector("grip", "link", "vehicle", Vec3(0.1, 0.0, 0.0)), worst);
   MESSAGE("connector between trees with children vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
 }
@@ -608,26 +616,13 @@ TEST_CASE("rigid connector on a motor-driven arm: the armature is in the connect
   // rotor inertia (N²J_m = 0.5 kg m²) is several times the link's: if the connector solver's
   // M⁻¹ left it out, the bolted system would move differently from the welded one.
   test::RandomBodies rnd(53);
-  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
-  base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
-  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
-  shoulder.initial_velocity = 0.5;
-  shoulder.actuator.kind = actuation::JointActuatorKind::gear_motor;
-  shoulder.actuator.input.constant = 1.5;
-  shoulder.actuator.motor = {0.02, 100.0, 5e-5, 1e-5, 0.0};
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
-  scenario::Scenario welded = test::scenario_with({base, link, held}, 5.0, 1e-3, 10.0);
-  welded.joints = {shoulder, weld};
-  const test::Trajectory one = test::simulate(welded);
-  REQUIRE(one.result.outcome == integrate::Outcome::completed);
-
-  scenario::Scenario bolted = welded;
-  bolted.joints = {shoulder};
-  start_where_welded(one.model, "held", bolted);
-  bolted.connectors = {connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1))};
-  const test::Trajectory two = test::simulate(bolted);
-  REQUIRE(two.result.outcome == integrate::Outcome::completed);
-  const double worst = worst_pose_difference(one, two);
+  scenario::Scenario welded = arm_holding_vehicle(rnd, 5.0);
+  welded.joints[0].actuator.kind = actuation::JointActuatorKind::gear_motor;
+  welded.joints[0].actuator.input.constant = 1.5;
+  welded.joints[0].actuator.motor = {0.02, 100.0, 5e-5, 1e-5, 0.0};
+  double worst = 0.0;
+  const test::Trajectory one =
+      bolted_vs_welded(welded, "weld", "held", connector("gripper", "link", "held", Vec3(0.05, 0.0, 0.1)), worst);
   MESSAGE("connector on a motor-driven link vs fixed joint: ", worst);
   CHECK(worst < 1e-7);
   // The motor does move the arm: the shoulder turns by more than a radian.
