@@ -46,6 +46,25 @@ Eigen::VectorXd joint_forces_used(const model::Model& model, const dynamics::Wor
   return tau;
 }
 
+// One state evaluated by both formulations: ABA's accelerations and the joint forces it used,
+// and H and h from CRBA and RNEA (their kinematics and forces left in `ws_crba`).
+struct BothFormulations {
+  Eigen::VectorXd vdot_aba, tau, h;
+  Eigen::MatrixXd H;
+};
+BothFormulations evaluate_both_ways(const model::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba) {
+  std::vector<double> xdot(x.size());
+  dynamics::Workspace ws(model);
+  dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
+  BothFormulations out;
+  out.vdot_aba = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
+  out.tau = joint_forces_used(model, ws);
+  dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws_crba);
+  out.H = dynamics::mass_matrix(model, ws_crba);
+  out.h = dynamics::inverse_dynamics(model, ws_crba, Eigen::VectorXd::Zero(model.nv));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on random trees, fluid terms included") {
@@ -53,16 +72,8 @@ TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on rando
   for (int trial = 0; trial < 10; ++trial) {
     const model::Model model = model::build_model(random_forest(rnd));
     const std::vector<double> x = random_state(model, rnd);
-    std::vector<double> xdot(x.size());
-    dynamics::Workspace ws(model);
-    dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
-    const Eigen::VectorXd vdot_aba = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
-    const Eigen::VectorXd tau = joint_forces_used(model, ws);
-
     dynamics::Workspace ws2(model);
-    dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws2);
-    const Eigen::MatrixXd H = dynamics::mass_matrix(model, ws2);
-    const Eigen::VectorXd h = dynamics::inverse_dynamics(model, ws2, Eigen::VectorXd::Zero(model.nv));
+    const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
     const Eigen::VectorXd vdot_crba = H.ldlt().solve(tau - h);
     CHECK((H - H.transpose()).norm() < 1e-12 * H.norm());
     CHECK((vdot_aba - vdot_crba).norm() < 1e-10 * (1.0 + vdot_crba.norm()));
@@ -406,16 +417,8 @@ TEST_CASE("aba with motors: armature and lever bias agree with CRBA and RNEA (ge
     s.joints[3].actuator.linear.nut_mass = 0.3;
     const model::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
-    std::vector<double> xdot(x.size());
-    dynamics::Workspace ws(model);
-    dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
-    const Eigen::VectorXd vdot_aba = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
-    const Eigen::VectorXd tau = joint_forces_used(model, ws);
-
     dynamics::Workspace ws2(model);
-    dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws2);
-    const Eigen::MatrixXd H = dynamics::mass_matrix(model, ws2);
-    const Eigen::VectorXd h = dynamics::inverse_dynamics(model, ws2, Eigen::VectorXd::Zero(model.nv));
+    const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
     CHECK((vdot_aba - H.ldlt().solve(tau - h)).norm() < 1e-10 * (1.0 + vdot_aba.norm()));
     CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
     // The armature is in H: the same model without the rotors' inertia has a smaller diagonal.
