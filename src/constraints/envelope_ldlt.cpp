@@ -37,10 +37,6 @@ EnvelopeLdlt::EnvelopeLdlt(std::vector<int> block_size, std::vector<int> first_b
   coeff_.resize(reserved);
 }
 
-void EnvelopeLdlt::set_zero() {
-  for (Mat6& b : blocks_) b.setZero();
-}
-
 // (2): S = L D Lᵀ by scalar LDLᵀ of the d×d block, dropping dependent rows; padding rows get a
 // unit diagonal and a zero pivot.
 void EnvelopeLdlt::factor_diagonal(int I, Mat6& S) {

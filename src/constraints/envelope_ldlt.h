@@ -18,8 +18,8 @@
 // z_i = y_i / D_i (0 for dropped rows), Lᵀ λ_p = z, which solves W λ = r' exactly, and
 //   λ = P λ_p = W⁺ r                                                                      (3)
 // the pseudo-inverse's minimum-norm (least-squares, if r has a part outside the range) answer.
-// Storage is sized once (null vectors for up to every row, within 32 MB); factor() and
-// solve() do not allocate.
+// Storage is sized once (null vectors for up to every row, as far as 32 MB of them go);
+// factor() and solve() do not allocate unless a rank deficiency goes past that reserve.
 #pragma once
 
 #include <vector>
@@ -42,7 +42,6 @@ class EnvelopeLdlt {
   // W_IJ for first_block[I] ≤ J ≤ I (for J = I only the lower triangle is read); write W
   // here (top-left d_I × d_J, the rest zero) before factor().
   Mat6& block(int I, int J) { return blocks_[static_cast<std::size_t>(start_[static_cast<std::size_t>(I)] + J - first_[static_cast<std::size_t>(I)])]; }
-  void set_zero();
 
   void factor();                                    // (1), (2)
   int rank_deficiency() const { return static_cast<int>(dropped_.size()); }

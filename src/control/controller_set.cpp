@@ -120,16 +120,16 @@ void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
     lower[j] = c.thrust_lower[static_cast<std::size_t>(j)];
     upper[j] = c.thrust_upper[static_cast<std::size_t>(j)];
   }
-  const Vec6 tau_c = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
-  const AllocationResult r = allocate_thrust(T, tau_c, c.damping, lower, upper);
+  const Vec6 tau_c_B = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
+  const AllocationResult r = allocate_thrust(T, tau_c_B, c.damping, lower, upper);
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (Eigen::Index j = 0; j < n; ++j) {
     const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
     ws.inputs[first + static_cast<std::size_t>(j)] = actuation::command_for_thrust(th, r.thrust[j]);
   }
   model::ControllerSignals& s = ws.controllers[i];
-  s.setpoint = tau_c;
-  s.error = tau_c - T * r.thrust;
+  s.setpoint = tau_c_B;
+  s.error = tau_c_B - T * r.thrust;
   s.output = r.thrust;
 }
 
@@ -170,38 +170,39 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
     for (std::size_t j = 0; j < n; ++j) q_d[j] = x[joint_body(j).q_offset];
     ik_started_[i] = true;
   }
-  // Forward kinematics at q_d in the base frame.
-  spatial::Pose X;
+  // Forward kinematics at q_d in the chain's base frame R: X_RK of each chain body K.
+  spatial::Pose X_RK;
   for (std::size_t k = 0, j = 0; k < c.chain.size(); ++k) {
     const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
-    X = X * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
-    chain_poses_[k] = X;
+    X_RK = X_RK * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
+    chain_poses_[k] = X_RK;
   }
-  const Vec3 p_P = X.p + X.R * c.p_EP_E;
-  // The setpoint, brought into the base frame.
-  Vec3 x_d, v_d;
+  const Vec3 p_RP_R = X_RK.p + X_RK.R * c.p_EP_E;  // the end body's point P
+  // The setpoint, brought into the base frame (given in `frame` F: the world or the base).
+  Vec3 p_FPd_F, v_FPd_F;
   for (int k = 0; k < 3; ++k) {
-    x_d[k] = c.position[k].value(ws.inputs.data());
-    v_d[k] = rate_of(c.position[k]);
+    p_FPd_F[k] = c.position[k].value(ws.inputs.data());
+    v_FPd_F[k] = rate_of(c.position[k]);
   }
   spatial::Pose X_WBase;
   if (c.world_frame && c.base >= 0) X_WBase = ws.bodies[static_cast<std::size_t>(c.base)].X_WB;
-  const Vec3 x_d_B = X_WBase.R.transpose() * (x_d - X_WBase.p), v_d_B = X_WBase.R.transpose() * v_d;
-  // The point Jacobian: joint k moves the point by R_k v_k + (R_k ω_k) × (p_P − p_k), (ω_k, v_k) = S_C.
+  const Vec3 p_RPd_R = X_WBase.R.transpose() * (p_FPd_F - X_WBase.p), v_RPd_R = X_WBase.R.transpose() * v_FPd_F;
+  // The point Jacobian: joint k moves P by R_k v_k + (R_k ω_k) × (p_P − p_k), with (ω_k, v_k) = S_C
+  // the joint's motion subspace [RBDA] Sec. 4.4 and a body point's velocity v + ω × r.
   WideMatrix<3> J(3, static_cast<Eigen::Index>(n));
   for (std::size_t j = 0; j < n; ++j) {
-    const spatial::Pose& Xk = chain_poses_[static_cast<std::size_t>(c.joints[j])];
+    const spatial::Pose& X_RJ = chain_poses_[static_cast<std::size_t>(c.joints[j])];
     const Vec6& S = joint_body(j).joint.S_C;
-    const Vec3 w = Xk.R * spatial::angular(S);
-    J.col(static_cast<Eigen::Index>(j)) = Xk.R * spatial::linear(S) + w.cross(p_P - Xk.p);
+    const Vec3 w_J_R = X_RJ.R * spatial::angular(S);
+    J.col(static_cast<Eigen::Index>(j)) = X_RJ.R * spatial::linear(S) + w_J_R.cross(p_RP_R - X_RJ.p);
   }
-  const Vec3 error_B = x_d_B - p_P;
-  const JointVector q_dot = damped_least_squares_step(J, Vec3(v_d_B + c.gain * error_B), c.damping);
+  const Vec3 error_R = p_RPd_R - p_RP_R;
+  const JointVector q_dot = damped_least_squares_step(J, Vec3(v_RPd_R + c.gain * error_R), c.damping);
 
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   model::ControllerSignals& s = ws.controllers[i];
-  s.setpoint = x_d;
-  s.error = X_WBase.R * error_B;
+  s.setpoint = p_FPd_F;
+  s.error = X_WBase.R * error_R;
   for (std::size_t j = 0; j < n; ++j) {
     ws.inputs[first + j] = q_d[j];
     ws.inputs[first + n + j] = q_dot[static_cast<Eigen::Index>(j)];

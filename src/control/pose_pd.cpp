@@ -1,4 +1,4 @@
-// References: [LeonGonzalez2024] Fig. 10, Table 4. Equation numbers (1)–(5): pose_pd.h.
+// References: [LeonGonzalez2024] Fig. 10, Table 4. Equation numbers (1)–(6): pose_pd.h.
 #include "control/pose_pd.h"
 
 #include <algorithm>
@@ -19,11 +19,6 @@ PoseError pose_error(const PoseSetpoint& sp, const VehicleState& x) {
   err.e_rate_B.head<3>() = R_WB.transpose() * sp.v_WBd_W - x.nu.head<3>();  // (3)
   err.e_rate_B.tail<3>() = R_WB.transpose() * sp.w_WBd_W - x.nu.tail<3>();
   return err;
-}
-
-Vec6 pose_pd_wrench(const PosePdSettings& s, const PoseError& err) {
-  const Vec6 tau = s.kp.cwiseProduct(err.e_B) + s.kd.cwiseProduct(err.e_rate_B);  // (4)
-  return tau.cwiseMax(-s.limit).cwiseMin(s.limit);                                // (5)
 }
 
 PosePd::PosePd(const PosePdSettings& settings)

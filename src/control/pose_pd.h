@@ -56,13 +56,12 @@ struct VehicleState {
   spatial::Vec6 nu = spatial::Vec6::Zero();  // [u v w p q r], body frame
 };
 
-// The error (1)–(2) and the wrench (3)–(5) without a clock, for one instant.
+// The error (1)–(3) for one instant, without a clock.
 struct PoseError {
   spatial::Vec6 e_B;      // [e_p_B; e_θ_B]
   spatial::Vec6 e_rate_B; // (3)
 };
 PoseError pose_error(const PoseSetpoint& setpoint, const VehicleState& state);
-spatial::Vec6 pose_pd_wrench(const PosePdSettings& settings, const PoseError& error);
 
 class PosePd {
  public:

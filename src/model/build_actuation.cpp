@@ -12,14 +12,14 @@ int channel_index(const inputs::InputSet& inputs, const std::string& name) {
   return i;
 }
 
+}  // namespace
+
 inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec) {
   inputs::CommandSource source;
   source.constant = spec.constant;
   if (!spec.channel.empty()) source.channel = channel_index(inputs, spec.channel);
   return source;
 }
-
-}  // namespace
 
 void build_actuation(const scenario::Scenario& scenario, Model& model) {
   for (const scenario::InputSpec& spec : scenario.inputs) model.inputs.channels.push_back(spec.channel);

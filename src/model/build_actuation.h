@@ -10,4 +10,8 @@ namespace uwsim::model {
 
 void build_actuation(const scenario::Scenario& scenario, Model& model);
 
+// A command (a number or a channel by name) resolved against the model's channels; throws
+// std::invalid_argument for an unknown channel.
+inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec);
+
 }  // namespace uwsim::model

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "actuation/thrust_inverse.h"
+#include "model/build_actuation.h"
 
 namespace uwsim::model {
 
@@ -22,16 +23,6 @@ int thruster_index(const Model& model, const std::string& name) {
   throw std::invalid_argument("build_model: no thruster named " + name);
 }
 
-inputs::CommandSource source_of(const Model& model, const scenario::CommandSpec& spec) {
-  inputs::CommandSource s;
-  s.constant = spec.constant;
-  if (!spec.channel.empty()) {
-    s.channel = model.inputs.index_of(spec.channel);
-    if (s.channel < 0) throw std::invalid_argument("build_model: no input channel named " + spec.channel);
-  }
-  return s;
-}
-
 Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
   Controller c;
   c.name = spec.name;
@@ -42,7 +33,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.body = joint_body(model, spec.joint);
       c.pid = spec.pid;
       c.pid.sample_period = c.period;
-      c.setpoint = source_of(model, spec.setpoint);
+      c.setpoint = command_source(model.inputs, spec.setpoint);
       c.feed_forward = spec.feed_forward;
       break;
     case ControllerType::pose_pd:
@@ -51,8 +42,8 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.pose = spec.pose;
       c.pose.sample_period = c.period;
       for (int k = 0; k < 3; ++k) {
-        c.position[k] = source_of(model, spec.position[k]);
-        c.rpy[k] = source_of(model, spec.rpy[k]);
+        c.position[k] = command_source(model.inputs, spec.position[k]);
+        c.rpy[k] = command_source(model.inputs, spec.rpy[k]);
       }
       break;
     case ControllerType::thrust_allocation:
@@ -74,7 +65,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.world_frame = spec.world_frame;
       c.gain = spec.gain;
       c.damping = spec.damping;
-      for (int k = 0; k < 3; ++k) c.position[k] = source_of(model, spec.position[k]);
+      for (int k = 0; k < 3; ++k) c.position[k] = command_source(model.inputs, spec.position[k]);
       // The chain from the tree's root (a free body, or the world) to the end effector.
       for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != JointType::free;
            b = model.bodies[static_cast<std::size_t>(b)].parent) {

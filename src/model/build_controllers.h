@@ -1,5 +1,5 @@
 // Builds the model's controllers from a scenario's `controllers` (model/controller.h): orders
-// them for update (pose_pd, thrust_allocation, pid), gives each its command slots, and points
+// them for update (pose_pd, thrust_allocation, inverse_kinematics, pid), gives each its command slots, and points
 // the joints and thrusters they drive at those slots. Called by build_model after
 // build_actuation.
 #pragma once

@@ -124,7 +124,7 @@ struct Model {
   std::vector<Connector> connectors;
   inputs::InputSet inputs;     // command channels
   std::vector<actuation::Thruster> thrusters;
-  std::vector<Controller> controllers;  // in update order: pose_pd, then allocations, then pid
+  std::vector<Controller> controllers;  // in update order: pose_pd, allocations, inverse kinematics, pid
   int control_slots = 0;       // held controller commands after the channels (controller.h)
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
