@@ -8,6 +8,7 @@
 #include "actuation/thrust_inverse.h"
 #include "control/attitude_error.h"
 #include "control/damped_least_squares.h"
+#include "control/pose_setpoint.h"
 #include "control/thrust_allocation.h"
 #include "control/thruster_configuration.h"
 #include "dynamics/pipeline.h"
@@ -79,29 +80,22 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
   const model::Controller& c = model_.controllers[i];
   const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   const double* values = ws.inputs.data();
-  PoseSetpoint sp;
-  Vec3 rpy, rpy_plus, rpy_minus;
+  EulerPoseSetpoint euler;
   for (int k = 0; k < 3; ++k) {
-    sp.p_WBd_W[k] = c.position[k].value(values);
-    sp.v_WBd_W[k] = rate_of(c.position[k]);
-    rpy[k] = c.rpy[k].value(values);
-    rpy_plus[k] = c.rpy[k].channel >= 0 ? plus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
-    rpy_minus[k] = c.rpy[k].channel >= 0 ? minus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+    euler.p_WBd_W[k] = c.position[k].value(values);
+    euler.v_WBd_W[k] = rate_of(c.position[k]);
+    euler.rpy_d[k] = c.rpy[k].value(values);
+    euler.rpy_rate_d[k] = rate_of(c.rpy[k]);
   }
-  sp.q_WBd = spatial::quaternion_from_euler_zyx(rpy[0], rpy[1], rpy[2]);
-  // ω_d in W: the turn from the attitude at t − δ to that at t + δ, over 2δ.
-  const Quat q_minus = spatial::quaternion_from_euler_zyx(rpy_minus[0], rpy_minus[1], rpy_minus[2]);
-  const Quat q_plus = spatial::quaternion_from_euler_zyx(rpy_plus[0], rpy_plus[1], rpy_plus[2]);
-  sp.w_WBd_W = spatial::rotation_from_quaternion(q_minus) * attitude_error(q_minus, q_plus) / (2.0 * kRateStep);
-
   VehicleState state;
   state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
   state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
   state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
+  const PoseSetpoint sp = resolve_setpoint(euler, state, c.held);
   poses_[i].update(t, sp, state);
 
   model::ControllerSignals& s = ws.controllers[i];
-  s.setpoint << sp.p_WBd_W, rpy;
+  s.setpoint << euler.p_WBd_W, euler.rpy_d;
   s.error = poses_[i].error();
   s.output = poses_[i].output();
 }
@@ -114,18 +108,21 @@ void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
   ColumnVector lower(n), upper(n);
   const spatial::Pose X_BW = vehicle.X_WB.inverse();
   for (Eigen::Index j = 0; j < n; ++j) {
-    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
+    const actuation::Thruster& th = model_.thrusters[k];
     const spatial::Pose X_BL = X_BW * ws.bodies[static_cast<std::size_t>(th.body)].X_WB;
-    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B);
-    lower[j] = c.thrust_lower[static_cast<std::size_t>(j)];
-    upper[j] = c.thrust_upper[static_cast<std::size_t>(j)];
+    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B, th.reaction_torque);
+    const actuation::ThrustRange range = actuation::thrust_range(th, ws.thrusters[k].advance_speed);
+    lower[j] = range.lower;
+    upper[j] = range.upper;
   }
   const Vec6 tau_c_B = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
   const AllocationResult r = allocate_thrust(T, tau_c_B, c.damping, lower, upper);
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (Eigen::Index j = 0; j < n; ++j) {
-    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
-    ws.inputs[first + static_cast<std::size_t>(j)] = actuation::command_for_thrust(th, r.thrust[j]);
+    const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
+    ws.inputs[first + static_cast<std::size_t>(j)] =
+        actuation::command_for_thrust(model_.thrusters[k], r.thrust[j], ws.thrusters[k].advance_speed);
   }
   model::ControllerSignals& s = ws.controllers[i];
   s.setpoint = tau_c_B;

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "actuation/thrust_inverse.h"
 #include "model/build_actuation.h"
 
 namespace uwsim::model {
@@ -41,6 +40,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.body = model.body_index(spec.body);
       c.pose = spec.pose;
       c.pose.sample_period = c.period;
+      c.held = spec.held;
       for (int k = 0; k < 3; ++k) {
         c.position[k] = command_source(model.inputs, spec.position[k]);
         c.rpy[k] = command_source(model.inputs, spec.rpy[k]);
@@ -49,13 +49,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
     case ControllerType::thrust_allocation:
       c.kind = ControllerKind::thrust_allocation;
       c.damping = spec.damping;
-      for (const std::string& name : spec.thrusters) {
-        const int j = thruster_index(model, name);
-        c.thrusters.push_back(j);
-        const actuation::ThrustRange range = actuation::thrust_range(model.thrusters[static_cast<std::size_t>(j)]);
-        c.thrust_lower.push_back(range.lower);
-        c.thrust_upper.push_back(range.upper);
-      }
+      for (const std::string& name : spec.thrusters) c.thrusters.push_back(thruster_index(model, name));
       break;
     case ControllerType::inverse_kinematics: {
       c.kind = ControllerKind::inverse_kinematics;

@@ -17,6 +17,7 @@
 #include "control/damped_pseudo_inverse.h"
 #include "control/pid.h"
 #include "control/pose_pd.h"
+#include "control/pose_setpoint.h"
 #include "inputs/input_set.h"
 
 namespace uwsim::model {
@@ -40,14 +41,15 @@ struct Controller {
   // inverse_kinematics: `position` is the point's setpoint, in the base's frame or in NED.
   control::PosePdSettings pose;
   inputs::CommandSource position[3], rpy[3];
+  control::HeldAxes held = control::kAllAxesHeld;  // pose_pd: [north east depth roll pitch yaw]
   bool applies_wrench = true;  // false when an allocation takes the wrench
 
-  // thrust_allocation: the pose_pd it allocates, its thrusters, λ, and each thruster's thrust
-  // range (N, lower ≤ 0 ≤ upper) from its command limits, table ends and max_thrust.
+  // thrust_allocation: the pose_pd it allocates, its thrusters and λ. Each thruster's thrust
+  // range (N) comes from its command limits, table ends and max_thrust, and for a propeller
+  // from the advance speed, at each sample (actuation/thrust_inverse.h).
   int source = -1;
   std::vector<int> thrusters;
   double damping = 0.0;
-  std::vector<double> thrust_lower, thrust_upper;
 
   // inverse_kinematics (damped least squares, [LeonGonzalez2024] Sec. 6.6, [SverdrupThygeson2018]
   // eq. 28 and 31): the point p_EP_E of end effector `body`; `chain` the bodies from the tree's

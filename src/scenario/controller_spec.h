@@ -8,6 +8,7 @@
 
 #include "control/pid.h"
 #include "control/pose_pd.h"
+#include "control/pose_setpoint.h"
 #include "scenario/actuation_spec.h"
 
 namespace uwsim::scenario {
@@ -31,6 +32,7 @@ struct ControllerSpec {
   std::string body;
   CommandSpec position[3], rpy[3];
   control::PosePdSettings pose;        // Fossen-ordered gains and limits
+  control::HeldAxes held = control::kAllAxesHeld;  // pose_pd `hold`: [north east depth roll pitch yaw]
 
   // thrust_allocation: the wrench of the pose_pd `input` → `thrusters`.
   std::string input;

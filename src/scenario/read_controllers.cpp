@@ -2,6 +2,7 @@
 // thrust_allocation from a pose_pd to thrusters. Checks every reference (joints, bodies,
 // thrusters, channels, other controllers) and the combinations that cannot work.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -17,11 +18,11 @@ const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", 
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
-                                        "thrusters", "damping", "end_effector", "point", "frame", "gain"};
+                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
-    {"body", "position", "rpy", "kp", "ki", "kd", "limit"},
+    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold"},
     {"input", "thrusters", "damping"},
     {"end_effector", "point", "frame", "position", "gain", "damping"}};
 
@@ -49,6 +50,29 @@ void read_commands3(Reader& r, const Field& f, const std::vector<std::string>& c
     const Field item(YAML::Node(YAML::NodeType::Undefined), f.value[k], index_path(f.path, k));
     if (auto c = read_command(r, item, channels)) out[k] = *c;
   }
+}
+
+// pose_pd `hold`: the setpoint axes it holds (control/pose_setpoint.h), each named once.
+void read_held_axes(Reader& r, const Field& f, control::HeldAxes& held) {
+  if (!f.present()) return;
+  static const std::vector<std::string> kAxes = {"north", "east", "depth", "roll", "pitch", "yaw"};
+  auto items = r.sequence(f);
+  if (!items) return;
+  if (items->empty()) {
+    r.error(f, "expected 1 to 6 of " + quoted_names(kAxes) + " (leave 'hold' out to hold all six)");
+    return;
+  }
+  control::HeldAxes out{};
+  for (const Field& item : *items) {
+    const auto k = r.choice(item, kAxes);
+    if (!k) return;
+    if (out[*k]) {
+      r.error(item, "axis '" + kAxes[*k] + "' is listed twice");
+      return;
+    }
+    out[*k] = true;
+  }
+  held = out;
 }
 
 struct Context {
@@ -114,6 +138,7 @@ void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   m.read("kd", c.pose.kd, Sign::non_negative, "");
   m.read("ki", c.pose.ki, Sign::non_negative, "");
   m.read("limit", c.pose.limit, Sign::positive, "");
+  read_held_axes(r, m.get("hold"), c.held);
 }
 
 void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
@@ -136,9 +161,18 @@ void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c
       r.error(item, did_you_mean("thruster", *s, cx.thruster_names));
     } else if (std::find(c.thrusters.begin(), c.thrusters.end(), *s) != c.thrusters.end()) {
       r.error(item, "thruster '" + *s + "' is listed twice");
-    } else if (it->thruster.model == actuation::ThrusterModel::propeller) {
-      r.error(item, "thruster '" + *s + "' is a propeller model, whose thrust depends on the flow; "
-                    "an allocation drives 'linear' and 'table' thrusters (their map is inverted)");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller && !it->thruster.speed_from_table &&
+               !(it->thruster.power_law.a * it->thruster.power_law.b < 0.0)) {
+      r.error(item, "thruster '" + *s + "': its shaft speed does not grow with the command (eq. 39 "
+                    "needs a·b < 0), so it cannot be inverted for the allocation");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller &&
+               !(std::isfinite(it->thruster.command_min) && std::isfinite(it->thruster.command_max))) {
+      r.error(item, "thruster '" + *s + "': a propeller driven by an allocation needs 'command_limits' "
+                    "(the commands the allocation may send)");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller && it->thruster.speed_from_table &&
+               !std::is_sorted(it->thruster.speed_table.y.begin(), it->thruster.speed_table.y.end())) {
+      r.error(item, "thruster '" + *s + "': its shaft speed table decreases somewhere, so it cannot be "
+                    "inverted for the allocation");
     } else if (it->thruster.model == actuation::ThrusterModel::table &&
                !std::is_sorted(it->thruster.thrust_table.y.begin(), it->thruster.thrust_table.y.end())) {
       r.error(item, "thruster '" + *s + "': its table's thrust decreases somewhere, so it cannot be "
