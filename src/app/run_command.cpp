@@ -117,7 +117,13 @@ int run_scenario(const RunOptions& options) {
   std::signal(SIGTERM, SIG_DFL);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
+  std::string warnings;
+  for (const std::string& w : result.warnings) {
+    spdlog::warn("{}", w);
+    warnings += w + "\n";
+  }
   try {
+    file->set_root_attribute("warnings", warnings);
     file->set_root_attribute("status", status_of(result));
     file->close();
   } catch (const std::exception& error) {
