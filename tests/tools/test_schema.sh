@@ -8,12 +8,13 @@ root="$1"
 sim="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Parts (vehicles, arms) are included by scenarios, not run: checked against their own schema.
-mapfile -t parts < <(find "$root/scenarios/vehicles" "$root/scenarios/arms" -name '*.yaml' 2>/dev/null | sort)
-mapfile -t scenarios < <(find "$root/scenarios" -maxdepth 1 -name '*.yaml' | sort)
+# Parts (their modeline names part.schema.json) are included by scenarios, not run: checked
+# against their own schema.
+mapfile -t parts < <(find "$root/scenarios" -name '*.yaml' -exec grep -l -m1 'part\.schema\.json' {} + | sort)
+mapfile -t scenarios < <(find "$root/scenarios" -name '*.yaml' -exec grep -L 'part\.schema\.json' {} + | sort)
 results=()
 for scenario in "${scenarios[@]}"; do
-  out="$work/$(basename "$scenario" .yaml).h5"
+  out="$work/$(echo "${scenario#"$root"/scenarios/}" | tr / _ | sed 's/\.yaml$//').h5"
   "$sim" -q "$scenario" --duration 0.1 -o "$out"
   results+=("$out")
 done
