@@ -87,6 +87,7 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
     euler.rpy_d[k] = c.rpy[k].value(values);
     euler.rpy_rate_d[k] = rate_of(c.rpy[k]);
   }
+  for (int k = 0; k < 6; ++k) euler.tau_ff_B[k] = c.wrench[k].value(values);
   VehicleState state;
   state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
   state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();

@@ -30,6 +30,7 @@ PoseSetpoint resolve_setpoint(EulerPoseSetpoint& sp, const VehicleState& state, 
   PoseSetpoint out;  // (3)
   out.p_WBd_W = sp.p_WBd_W;
   out.v_WBd_W = sp.v_WBd_W;
+  out.tau_ff_B = sp.tau_ff_B;
   out.q_WBd = spatial::quaternion_from_euler_zyx(sp.rpy_d[0], sp.rpy_d[1], sp.rpy_d[2]);
   out.w_WBd_W = spatial::angular_velocity_from_euler_zyx_rates(sp.rpy_d, sp.rpy_rate_d);
   return out;

@@ -29,6 +29,7 @@ struct EulerPoseSetpoint {
   spatial::Vec3 v_WBd_W = spatial::Vec3::Zero();     // m/s
   spatial::Vec3 rpy_d = spatial::Vec3::Zero();       // rad, ZYX
   spatial::Vec3 rpy_rate_d = spatial::Vec3::Zero();  // rad/s
+  spatial::Vec6 tau_ff_B = spatial::Vec6::Zero();    // feed-forward wrench, passed through (pose_pd.h (4))
 };
 
 // [north, east, depth, roll, pitch, yaw]: true where the controller holds the axis.

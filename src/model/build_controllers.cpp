@@ -45,6 +45,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
         c.position[k] = command_source(model.inputs, spec.position[k]);
         c.rpy[k] = command_source(model.inputs, spec.rpy[k]);
       }
+      for (int k = 0; k < 6; ++k) c.wrench[k] = command_source(model.inputs, spec.wrench[k]);
       break;
     case ControllerType::thrust_allocation:
       c.kind = ControllerKind::thrust_allocation;

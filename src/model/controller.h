@@ -42,6 +42,7 @@ struct Controller {
   control::PosePdSettings pose;
   inputs::CommandSource position[3], rpy[3];
   control::HeldAxes held = control::kAllAxesHeld;  // pose_pd: [north east depth roll pitch yaw]
+  inputs::CommandSource wrench[6];  // pose_pd: feed-forward [X Y Z K M N] (N, N m), body axes
   bool applies_wrench = true;  // false when an allocation takes the wrench
 
   // thrust_allocation: the pose_pd it allocates, its thrusters and λ. Each thruster's thrust

@@ -33,6 +33,7 @@ struct ControllerSpec {
   CommandSpec position[3], rpy[3];
   control::PosePdSettings pose;        // Fossen-ordered gains and limits
   control::HeldAxes held = control::kAllAxesHeld;  // pose_pd `hold`: [north east depth roll pitch yaw]
+  CommandSpec wrench[6];               // pose_pd: feed-forward [X Y Z K M N], N and N m
 
   // thrust_allocation: the wrench of the pose_pd `input` → `thrusters`.
   std::string input;

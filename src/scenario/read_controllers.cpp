@@ -18,11 +18,11 @@ const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", 
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
-                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold"};
+                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold", "wrench"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
-    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold"},
+    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench"},
     {"input", "thrusters", "damping"},
     {"end_effector", "point", "frame", "position", "gain", "damping"}};
 
@@ -39,14 +39,15 @@ std::optional<bool> read_flag(Reader& r, const Field& f) {
   return std::nullopt;
 }
 
-// Three commands (numbers or channel names).
-void read_commands3(Reader& r, const Field& f, const std::vector<std::string>& channels, CommandSpec* out) {
+// n commands (numbers or channel names).
+void read_commands(Reader& r, const Field& f, const std::vector<std::string>& channels, CommandSpec* out,
+                   std::size_t n = 3) {
   if (!f.present()) return;
-  if (!f.value.IsSequence() || f.value.size() != 3) {
-    r.error(f, "expected a list of 3 commands (numbers or input channel names)");
+  if (!f.value.IsSequence() || f.value.size() != n) {
+    r.error(f, "expected a list of " + std::to_string(n) + " commands (numbers or input channel names)");
     return;
   }
-  for (std::size_t k = 0; k < 3; ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     const Field item(YAML::Node(YAML::NodeType::Undefined), f.value[k], index_path(f.path, k));
     if (auto c = read_command(r, item, channels)) out[k] = *c;
   }
@@ -132,8 +133,9 @@ void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
     else
       r.error(body, did_you_mean("body", *s, cx.body_names));
   }
-  read_commands3(r, m.require("position"), cx.channels, c.position);
-  read_commands3(r, m.get("rpy"), cx.channels, c.rpy);
+  read_commands(r, m.require("position"), cx.channels, c.position);
+  read_commands(r, m.get("rpy"), cx.channels, c.rpy);
+  read_commands(r, m.get("wrench"), cx.channels, c.wrench, 6);
   m.read("kp", c.pose.kp, Sign::non_negative, "");
   m.read("kd", c.pose.kd, Sign::non_negative, "");
   m.read("ki", c.pose.ki, Sign::non_negative, "");
@@ -208,7 +210,7 @@ void read_inverse_kinematics(Reader& r, Mapping& m, const Context& cx, Controlle
                         *s + "' and its base, got " + std::to_string(c.chain_joints.size()));
     }
   }
-  read_commands3(r, m.require("position"), cx.channels, c.position);
+  read_commands(r, m.require("position"), cx.channels, c.position);
   m.read("point", c.point, Sign::any, "m");
   if (auto f = r.choice(m.get("frame"), {"base", "world"})) c.world_frame = *f == 1;
   m.read("gain", c.gain, Sign::positive, "1/s");

@@ -119,3 +119,20 @@ TEST_CASE("pose setpoint: a vehicle turning at r with a level attitude has no ra
   const control::PoseError held = control::pose_error(control::resolve_setpoint(euler_held, x, control::kAllAxesHeld), x);
   CHECK(held.e_rate_B[5] == doctest::Approx(-r).epsilon(1e-12));  // a held heading resists the turn
 }
+
+TEST_CASE("pose_pd: the feed-forward wrench adds to the stabilising output, within the limits") {
+  control::PosePdSettings settings;
+  settings.kp << 0, 0, 100, 50, 50, 50;
+  settings.limit << 60, 60, 60, 60, 60, 60;
+  settings.sample_period = 0.01;
+  control::PosePd pd(settings);
+  const control::VehicleState x = vehicle_at(Vec3(0, 0, 4.9), 0.0, 0.02, 0.0);
+  control::PoseSetpoint sp;
+  sp.p_WBd_W = Vec3(0, 0, 5.0);
+  sp.tau_ff_B << 97.9, -5.0, 0.0, 0.0, 0.0, 1.0;
+  REQUIRE(pd.update(0.0, sp, x));
+  const control::PoseError err = control::pose_error(sp, x);
+  Vec6 expected = settings.kp.cwiseProduct(err.e_B) + sp.tau_ff_B;
+  expected[0] = 60.0;  // the pilot's 97.9 N beyond the 60 N limit
+  CHECK((pd.output() - expected).norm() < 1e-12);
+}
