@@ -195,7 +195,7 @@ TEST_CASE("describe: an attribute of the wrong type prints ? and missing ones ar
 
 TEST_CASE("describe: a run with thrusters lists them, and their datasets carry units") {
   const fs::path out = test_dir() / "surge.h5";
-  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_steps.yaml";
+  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
   const std::string command = "'" + kSim + "' -q '" + scenario + "' --duration 0.5 -o '" + out.string() + "'";
   const int status = std::system(command.c_str());
   REQUIRE(WIFEXITED(status));

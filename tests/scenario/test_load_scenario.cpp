@@ -52,7 +52,7 @@ std::string example_text() {
 TEST_CASE("the example scenario loads with the values of the file") {
   const Scenario s = load_scenario(kExample);
   CHECK(s.name == "bluerov2_push");
-  CHECK(s.description == "BlueROV2 pushed forward by a constant 10 N surge force.");
+  CHECK(s.description == "BlueROV2 pushed forward by a constant 4 N surge force at its origin.");
   CHECK(s.source_path == kExample);
   CHECK(s.environment.gravity == 9.81);
   CHECK(s.environment.water_density == 1000.0);
@@ -85,7 +85,7 @@ TEST_CASE("the example scenario loads with the values of the file") {
   CHECK(f.name == "push");
   CHECK(f.body == "rov");
   CHECK(f.frame == ForceFrame::body);
-  CHECK(f.force == Vector3(10.0, 0.0, 0.0));
+  CHECK(f.force == Vector3(4.0, 0.0, 0.0));
   CHECK(f.moment == Vector3::Zero());
   CHECK(f.start == 0.0);
   CHECK(std::isinf(f.stop));
