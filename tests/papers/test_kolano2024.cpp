@@ -65,6 +65,9 @@ TEST_CASE("paper 004 read literally: Table I's controllers as printed do not hol
   }
   CHECK(lowest < 0.1);
   CHECK(highest > 6.0);
+  // ... and the other joints fold and unfold: C and B leave home (0) by more than 0.5 rad.
+  CHECK(joint_excursion(r, "uvms/alpha/m2_1_2_link", 0.0) > 0.5);
+  CHECK(joint_excursion(r, "uvms/alpha/m1_link", 0.0) > 0.5);
   const auto rov = static_cast<std::size_t>(r.body("uvms/rov"));
   double yaw = 0.0;
   for (const auto& b : r.bodies) yaw = std::max(yaw, std::abs(degrees(rpy(b[rov].R_WB)[2])));
