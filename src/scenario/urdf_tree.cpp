@@ -110,11 +110,82 @@ const TiXmlElement* first_xacro_element(const TiXmlElement* e) {
   return nullptr;
 }
 
+// Bounds that keep hostile files from the XML parsers, which recurse once per nesting level
+// and hold the whole document: a URDF is a few levels deep (robot, link, inertial, origin) and
+// at most a few hundred kB.
+constexpr int kMaxElementDepth = 64;
+constexpr std::size_t kMaxUrdfBytes = std::size_t{16} << 20;
+
+// The first element nested deeper than kMaxElementDepth, found by a scan of the tags (comments,
+// processing instructions, CDATA and declarations skipped, quoted '>' inside tags ignored);
+// nullopt if there is none.
+std::optional<Position> too_deep(const std::string& text) {
+  int depth = 0, line = 1, column = 1;
+  auto advance = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+  };
+  std::size_t i = 0;
+  while ((i = text.find('<', i)) != std::string::npos) {
+    std::size_t here = i;
+    auto skip_to = [&](const char* end) {
+      const std::size_t e = text.find(end, i);
+      return e == std::string::npos ? text.size() : e + std::string(end).size();
+    };
+    std::size_t next;
+    if (text.compare(i, 4, "<!--") == 0) {
+      next = skip_to("-->");
+    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
+      next = skip_to("]]>");
+    } else if (text.compare(i, 2, "<?") == 0) {
+      next = skip_to("?>");
+    } else if (text.compare(i, 2, "<!") == 0) {
+      next = skip_to(">");
+    } else {
+      // A tag: its end is the first '>' outside quotes.
+      char quote = 0;
+      next = i + 1;
+      while (next < text.size() && (quote || text[next] != '>')) {
+        if (quote && text[next] == quote) quote = 0;
+        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
+        ++next;
+      }
+      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
+      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
+      if (closing) {
+        --depth;
+      } else if (!empty && ++depth > kMaxElementDepth) {
+        advance(0, here);
+        return Position{line, column};
+      }
+      next = std::min(next + 1, text.size());
+    }
+    i = next;
+  }
+  return std::nullopt;
+}
+
 class Reader {
  public:
   Reader(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
 
   std::optional<Tree> read(const std::string& text) {
+    if (text.size() > kMaxUrdfBytes) {
+      report(Position{}, "the URDF file is larger than " + std::to_string(kMaxUrdfBytes >> 20) +
+                             " MiB; a robot takes a few hundred kB");
+      return std::nullopt;
+    }
+    if (const auto deep = too_deep(text)) {
+      report(*deep, "elements nested more than " + std::to_string(kMaxElementDepth) +
+                        " deep; a URDF robot needs about five levels");
+      return std::nullopt;
+    }
     TiXmlDocument document;
     document.SetTabSize(1);  // a tab is one column, as everywhere else in messages
     document.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
