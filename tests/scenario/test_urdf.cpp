@@ -289,3 +289,29 @@ TEST_CASE("urdf: the resolved scenario of a URDF include is plain YAML that read
   for (const auto& j : s.joints) moving += j.type != scenario::JointType::fixed;
   CHECK(moving == 4);
 }
+
+TEST_CASE("urdf: a massless root link named world is the world: its joints fix the arm to it") {
+  const std::string urdf = write_temp("on_world.urdf", R"(<?xml version="1.0"?>
+<robot name="on_world">
+  <link name="world"/>
+  <link name="base"><inertial><mass value="1.0"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="0 0 0.1"/><mass value="0.5"/>
+    <inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.0001"/></inertial></link>
+  <joint name="bolt" type="fixed"><parent link="world"/><child link="base"/>
+    <origin xyz="0 0 1.0"/></joint>
+  <joint name="pivot" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+)");
+  const scenario::Scenario s = scenario::load_scenario_text(
+      "name: on_world\nsimulation: {duration: 0.1}\ninclude:\n  - {file: " + urdf + ", name: w}\n",
+      write_temp("on_world.yaml", ""));
+  REQUIRE(s.bodies.size() == 2);
+  REQUIRE(s.joints.size() == 2);
+  CHECK(s.joints[0].name == "w/bolt");
+  CHECK(s.joints[0].parent == "world");
+  // 1 m up in the URDF's z-up world is 1 m up in NED: z = -1.
+  const model::Model m = model::build_model(s);
+  CHECK((poses(s, m).at("w/base").p - Vector3d(0.0, 0.0, -1.0)).norm() < 1e-15);
+}
