@@ -51,6 +51,7 @@ struct ShapeSpec {
   Kind kind = Kind::none;
   double radius = 0.0;                              // m, cylinder
   double length = 0.0;                              // m, cylinder
+  int axis = 0;                                     // cylinder: along body x (0), y (1) or z (2)
   Vector3 size = Vector3::Zero();                   // m, box edge lengths along x, y, z
   Vector3 center_B = Vector3::Zero();               // m, in the body frame
   Vector3 drag_coefficients = Vector3::Ones();      // C_d for flow along x, y, z

@@ -70,13 +70,13 @@ TEST_CASE("a command is a number or a channel name; a channel may not be named l
 }
 
 TEST_CASE("a manipulator link's joint takes an effort actuator, a fixed joint none") {
-  const std::string uvms = std::string(UWSIM_SOURCE_DIR) + "/scenarios/uvms_four_arms.yaml";
-  const Scenario s = load_scenario(uvms, {"manipulators.arm1.links.0.joint.actuator={type: effort, input: 0.25}"});
+  const std::string uvms = std::string(UWSIM_SOURCE_DIR) + "/scenarios/leon-gonzalez2024/uvms_four_arms.yaml";
+  const Scenario s = load_scenario(uvms, {"manipulators.uvms/arm1.links.0.joint.actuator={type: effort, input: 0.25}"});
   int actuated = 0;
   for (const JointSpec& j : s.joints) {
     if (j.actuator.kind != uwsim::actuation::JointActuatorKind::effort) continue;
     ++actuated;
-    CHECK(j.name == "arm1/joint1");
+    CHECK(j.name == "uvms/arm1/joint1");
     CHECK(j.actuator.input.constant == 0.25);
   }
   CHECK(actuated == 1);

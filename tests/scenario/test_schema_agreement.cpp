@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -56,8 +57,16 @@ void mappings_of(const json& schema, const std::string& path, std::set<std::stri
 
 std::vector<std::string> loader_inputs() {
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios"))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  // Every shipped scenario, in scenarios/ and the paper folders below it; parts (their first
+  // line names part.schema.json) are read through the scenarios that include them.
+  for (const auto& entry : fs::recursive_directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream head(entry.path());
+    std::string first;
+    std::getline(head, first);
+    if (first.find("part.schema.json") == std::string::npos) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
   for (const char* f : {"/joints/rov_arm.yaml", "/includes/nested.yaml", "/every_mapping.yaml"})
     files.push_back(std::string(UWSIM_TEST_DATA_DIR) + f);
   return files;
