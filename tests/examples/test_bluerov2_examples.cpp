@@ -224,3 +224,99 @@ TEST_CASE("bluerov2_surge_free: with no autopilot the vehicle passes u*, pitches
   CHECK(run.result.warnings[0].find("bluerov2/rov") != std::string::npos);
   CHECK(run.result.warnings[0].find("t = 24.48 s") != std::string::npos);
 }
+
+TEST_CASE("bluerov2_current: carried by the current, the vehicle turns as in still water and rises at its heave speed") {
+  const test::Run run = test::run_file("scenarios/bluerov2_current.yaml");
+  const scenario::Scenario& s = run.scenario;
+  const scenario::BodySpec& b = s.bodies.at(0);
+  const Vec3 current = s.environment.current_W;
+  // The yaw of a body turning about its vertical axis in still water, integrated here on its own
+  // (RK4 at 1 ms): (I_z + N_ṙ) ṙ = N(t) − N_r r − N_|r|r |r| r.
+  const double I = b.inertia_Bcm_B(2, 2) + b.mass * (b.p_BoBcm_B.x() * b.p_BoBcm_B.x() + b.p_BoBcm_B.y() * b.p_BoBcm_B.y()) +
+                   b.added_mass_B(5, 5);
+  const double N_r = b.linear_damping[5], N_rr = b.quadratic_damping[5];
+  const scenario::ForceSpec& pulse = s.forces.at(0);
+  const auto rdot = [&](double t, double r) {
+    return ((t >= pulse.start && t < pulse.stop ? pulse.moment.z() : 0.0) - N_r * r - N_rr * std::abs(r) * r) / I;
+  };
+  double r = 0, yaw = 0, t = 0;
+  const double h = 1e-3;
+  std::size_t k = 0;
+  double worst_yaw = 0, worst_drift = 0;
+  const double B = s.environment.water_density * s.environment.gravity * b.volume, W = b.mass * s.environment.gravity;
+  const double w_rise = steady_speed(b.quadratic_damping[2], b.linear_damping[2], B - W);
+  for (; k < run.rec.t.size(); ++k) {
+    while (t < run.rec.t[k] - 1e-12) {  // RK4 on (yaw, r), landing on the pulse's edges
+      const double k1 = rdot(t, r), k2 = rdot(t + h / 2, r + h / 2 * k1), k3 = rdot(t + h / 2, r + h / 2 * k2), k4 = rdot(t + h, r + h * k3);
+      yaw += h / 6 * (r + 2 * (r + h / 2 * k1) + 2 * (r + h / 2 * k2) + (r + h * k3));
+      r += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+      t += h;
+    }
+    worst_yaw = std::max(worst_yaw, std::abs(std::remainder(euler_at(run, k)[2] - yaw, 2 * std::numbers::pi)));
+    const Vec3 v_W = run.rec.X_WB[k][0].R * nu_at(run, k).head<3>();
+    worst_drift = std::max(worst_drift, (v_W.head<2>() - current.head<2>()).norm());
+  }
+  CHECK(yaw * kDeg > 30.0);  // it does turn
+  // The 3-DOF rise (heave, with the CG 2 cm off the turning axis) perturbs the 1-DOF yaw slightly.
+  CHECK(worst_yaw * kDeg < 0.5);
+  CHECK(worst_drift < 1e-3);
+  // Rising at the heave speed where damping balances the 2 N of buoyancy (body w < 0 is up).
+  CHECK(-nu_at(run, run.rec.t.size() - 1)[2] == doctest::Approx(w_rise).epsilon(0.01));
+}
+
+TEST_CASE("bluerov2_roll_decay: the roll oscillation decays with the period of the coupled sway–roll motion, near 2π√((I_x+K_ṗ)/(W·BG))") {
+  const test::Run run = test::run_file("scenarios/bluerov2_roll_decay.yaml");
+  const scenario::BodySpec& b = run.scenario.bodies.at(0);
+  const double g = run.scenario.environment.gravity, W = b.mass * g, BG = b.p_BoBcm_B.z();
+  const double rule = 2 * std::numbers::pi * std::sqrt((b.inertia_Bcm_B(0, 0) + b.added_mass_B(3, 3)) / (W * BG));
+  CHECK(rule == doctest::Approx(2.2).epsilon(0.01));  // the comment's figure
+  // The small-amplitude motion about the origin (CB) of a vehicle rising steadily at w₀ (2 N
+  // buoyant; w₀ < 0 is up in body axes): sway v and roll φ couple through the CG offset z_g in
+  // M_RB (Fossen 2011 eq. 3.44) and through the rise, in ν×(Mν) linearised about (0, 0, w₀):
+  //   (m + Y_v̇) v̇ − m z_g ṗ − (m + Z_ẇ) w₀ p + Y_v v = 0
+  //   (I_x + m z_g² + K_ṗ) ṗ − m z_g v̇ + m z_g w₀ p + (Z_ẇ − Y_v̇) w₀ v + K_p p + W·BG·φ = 0
+  // whose oscillatory eigenvalue gives the period.
+  const double m = b.mass, zg = BG, Yv = b.added_mass_B(1, 1), Zw = b.added_mass_B(2, 2);
+  const double B = run.scenario.environment.water_density * g * b.volume;
+  const double w0 = -steady_speed(b.quadratic_damping[2], b.linear_damping[2], B - W);
+  Eigen::Matrix2d M;
+  M << m + Yv, -m * zg, -m * zg, b.inertia_Bcm_B(0, 0) + m * zg * zg + b.added_mass_B(3, 3);
+  Eigen::Matrix<double, 2, 3> K;  // the other terms, on (v, p, φ), moved to the right-hand side
+  K << -b.linear_damping[1], (m + Zw) * w0, 0.0,  //
+      -(Zw - Yv) * w0, -m * zg * w0 - b.linear_damping[3], -W * BG;
+  Eigen::Matrix3d A = Eigen::Matrix3d::Zero();  // states (v, p, φ)
+  A.topRows<2>() = M.inverse() * K;
+  A(2, 1) = 1;
+  const Eigen::Vector3cd ev = Eigen::EigenSolver<Eigen::Matrix3d>(A).eigenvalues();
+  double omega = 0;
+  for (int i = 0; i < 3; ++i) omega = std::max(omega, ev[i].imag());
+  const double coupled = 2 * std::numbers::pi / omega;
+  // Periods between downward zero crossings of the roll; after the first swing (20°, where
+  // sin φ < φ lengthens it) the motion is small and the quadratic damping weak.
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < run.rec.t.size(); ++k) {
+    const double a = euler_at(run, k - 1)[0], c = euler_at(run, k)[0];
+    if (a > 0 && c <= 0) crossings.push_back(run.rec.t[k - 1] + (run.rec.t[k] - run.rec.t[k - 1]) * a / (a - c));
+  }
+  REQUIRE(crossings.size() >= 5);
+  const double late = crossings.back() - crossings[crossings.size() - 2];
+  CHECK(late == doctest::Approx(coupled).epsilon(0.003));
+  CHECK(late == doctest::Approx(rule).epsilon(0.02));
+  // It decays, and (2 N buoyant) rises.
+  CHECK(spread(run, 12, 15, [&](std::size_t k) { return euler_at(run, k)[0]; }) < 0.1 * 20 / kDeg);
+  CHECK(run.rec.X_WB.back()[0].p.z() < 4.0);
+}
+
+TEST_CASE("two_bluerov2: one part, two vehicles; the left one moves exactly as bluerov2_push's, the heavier right one sinks") {
+  const test::Run two = test::run_file("scenarios/two_bluerov2.yaml");
+  const test::Run push = test::run_file("scenarios/bluerov2_push.yaml");
+  REQUIRE(two.rec.t.size() == push.rec.t.size());
+  double worst = 0;
+  for (std::size_t k = 0; k < push.rec.t.size(); ++k)
+    worst = std::max(worst, (two.rec.X_WB[k][0].p - Vec3(0, -0.5, 0) - push.rec.X_WB[k][0].p).norm());
+  CHECK(worst == 0.0);
+  const double heavy = (13.5 - 11.5) * two.scenario.environment.gravity - 1.98;
+  CHECK(heavy == doctest::Approx(17.6).epsilon(0.01));
+  CHECK(two.rec.X_WB.back()[1].p.z() > 5.0 + 2.0);
+  CHECK(two.rec.X_WB.back()[0].p.z() < 5.0);
+}
