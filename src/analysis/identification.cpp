@@ -88,13 +88,31 @@ BaseParameters base_parameters_of(Regressor& regressor, std::uint32_t seed, int 
   return base_parameters(W, regressor.preferred_order());
 }
 
-Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data) {
-  const Observations o = observations(regressor, data, base.independent);
+Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data, double min_speed) {
+  Observations o = observations(regressor, data, base.independent);
+  std::size_t left_out = 0;
+  if (min_speed > 0.0) {  // keep the rows of joints moving at least min_speed
+    const auto n = static_cast<std::size_t>(regressor.rows());
+    Eigen::Index kept = 0;
+    for (Eigen::Index row = 0; row < o.F.rows(); ++row) {
+      const auto k = static_cast<std::size_t>(row) / n, r = static_cast<std::size_t>(row) % n;
+      if (std::abs(data.qd[r][k]) < min_speed) {
+        ++left_out;
+        continue;
+      }
+      o.F.row(kept) = o.F.row(row);
+      o.b[kept] = o.b[row];
+      ++kept;
+    }
+    o.F.conservativeResize(kept, Eigen::NoChange);
+    o.b.conservativeResize(kept);
+  }
   const Eigen::Index m = o.F.rows(), r = o.F.cols();
   if (m <= r) throw std::invalid_argument("fewer observations (" + std::to_string(m) + ") than base parameters (" + std::to_string(r) + ")");
   Fit out;
   out.base = base;
   out.observations = static_cast<std::size_t>(m);
+  out.left_out = left_out;
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(o.F);
   out.estimate = qr.solve(o.b);
   out.sigma = std::sqrt((o.b - o.F * out.estimate).squaredNorm() / static_cast<double>(m - r));
@@ -116,25 +134,31 @@ Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectorie
   return out;
 }
 
-Prediction predict(Regressor& regressor, const Fit& fit, const JointTrajectories& data) {
+Prediction predict(Regressor& regressor, const Fit& fit, const JointTrajectories& data, double min_speed) {
   const Observations o = observations(regressor, data, fit.base.independent);
   const Eigen::VectorXd predicted = o.F * fit.estimate + o.offset;
-  const int n = regressor.rows();
+  const auto n = static_cast<std::size_t>(regressor.rows());
   Prediction p;
   p.time = data.time;
-  p.measured.assign(static_cast<std::size_t>(n), {});
-  p.predicted.assign(static_cast<std::size_t>(n), {});
-  p.rmse.assign(static_cast<std::size_t>(n), 0.0);
+  p.measured.assign(n, {});
+  p.predicted.assign(n, {});
+  p.rmse.assign(n, 0.0);
+  p.rmse_moving.assign(n, 0.0);
+  std::vector<std::size_t> moving(n, 0);
   for (std::size_t k = 0; k < data.time.size(); ++k) {
-    for (int r = 0; r < n; ++r) {
-      const Eigen::Index row = static_cast<Eigen::Index>(k) * n + r;
-      const auto ru = static_cast<std::size_t>(r);
-      p.measured[ru].push_back(o.b[row] + o.offset[row]);
-      p.predicted[ru].push_back(predicted[row]);
-      p.rmse[ru] += (predicted[row] - p.measured[ru].back()) * (predicted[row] - p.measured[ru].back());
+    for (std::size_t r = 0; r < n; ++r) {
+      const auto row = static_cast<Eigen::Index>(k * n + r);
+      p.measured[r].push_back(o.b[row] + o.offset[row]);
+      p.predicted[r].push_back(predicted[row]);
+      const double e2 = (predicted[row] - p.measured[r].back()) * (predicted[row] - p.measured[r].back());
+      p.rmse[r] += e2;
+      if (std::abs(data.qd[r][k]) >= min_speed) p.rmse_moving[r] += e2, ++moving[r];
     }
   }
-  for (double& e : p.rmse) e = std::sqrt(e / static_cast<double>(data.time.size()));  // eq. 21
+  for (std::size_t r = 0; r < n; ++r) {
+    p.rmse[r] = std::sqrt(p.rmse[r] / static_cast<double>(data.time.size()));  // eq. 21
+    p.rmse_moving[r] = moving[r] ? std::sqrt(p.rmse_moving[r] / static_cast<double>(moving[r])) : 0.0;
+  }
   return p;
 }
 

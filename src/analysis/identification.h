@@ -81,17 +81,23 @@ struct Fit {
   double scaled_condition = 0.0;  // cond(F) with unit-norm columns
   double sigma = 0.0;           // residual standard deviation
   std::size_t observations = 0; // rows of F
+  std::size_t left_out = 0;     // rows below min_speed
   Eigen::MatrixXd covariance;
 };
-Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data);
+// Rows of a joint moving slower than `min_speed` (rad/s or m/s) are left out of the fit: there
+// the model's sign(q̇) cannot say which way dry friction acts (a joint at rest holds any load
+// below it), and one such row can weigh more than many good ones. 0 keeps every row, as
+// [Leborne2018] eq. 18 does.
+Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data, double min_speed = 0.0);
 
 // Eq. 20–21 on `data` (a validation trajectory or the identification data itself): each row's
 // measured and predicted drive, and the RMSE per row.
+// `rmse_moving`: the same over the samples where the joint moves at least `min_speed` (when > 0).
 struct Prediction {
   std::vector<double> time;
   std::vector<std::vector<double>> measured, predicted;
-  std::vector<double> rmse;
+  std::vector<double> rmse, rmse_moving;
 };
-Prediction predict(Regressor& regressor, const Fit& fit, const JointTrajectories& data);
+Prediction predict(Regressor& regressor, const Fit& fit, const JointTrajectories& data, double min_speed = 0.0);
 
 }  // namespace uwsim::analysis
