@@ -102,9 +102,12 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
         throw std::runtime_error("body '" + body.name + "' would have principal inertias about its CG of " + std::to_string(e[0]) + ", " +
                                  std::to_string(e[1]) + ", " + std::to_string(e[2]) + " kg m² (not a rigid body)");
       const std::string path = yaml_path(root, body.name, false);
+      YAML::Node center = scenario::yaml_list(c), inertia = scenario::yaml_rows(I_c);
+      center.SetStyle(YAML::EmitterStyle::Flow);
+      inertia.SetStyle(YAML::EmitterStyle::Flow);
       set(root, path + ".mass", scenario::yaml_number(m));
-      set(root, path + ".center_of_gravity", scenario::yaml_list(c));
-      set(root, path + ".inertia", scenario::yaml_rows(I_c));
+      set(root, path + ".center_of_gravity", center);
+      set(root, path + ".inertia", inertia);
     }
     const bool friction = p.kind == ParameterKind::joint_viscous || p.kind == ParameterKind::joint_coulomb;
     const bool motor = p.kind == ParameterKind::motor_inertia || p.kind == ParameterKind::motor_viscous || p.kind == ParameterKind::motor_coulomb;

@@ -139,7 +139,11 @@ Record measurements(const SeriesFile& file, analysis::Regressor& reg, const Iden
   if (o.from) t0 = std::max(t0, *o.from);
   if (o.to) t1 = std::min(t1, *o.to);
   const std::vector<double>& time = positions.front()->time;
-  if (time.size() < 3 || !(t1 > t0)) {
+  if (time.size() < 3) {
+    problems.push_back({file.path, 0, 0, "only " + std::to_string(time.size()) + " samples: too few to differentiate"});
+    return out;
+  }
+  if (!(t1 > t0)) {
     problems.push_back({file.path, 0, 0, "no samples in the window " + format_value(t0) + " … " + format_value(t1) + " s"});
     return out;
   }
@@ -355,10 +359,9 @@ int identify_arm(const IdentifyOptions& o) {
     if (const std::string failure = write_text_file(o.predictions, predictions_csv(models, *with)); !failure.empty()) return fail(failure);
   if (!o.write_part.empty()) {
     std::string header = "# yaml-language-server: $schema=";
-    // The schema beside the scenario's own: its modeline names scenario.schema.json.
-    const std::filesystem::path schemas = std::filesystem::path(o.scenario).parent_path();
+    // The part schema of the checkout the scenario is in: the nearest schemas/ folder above it.
     std::string modeline;
-    for (std::filesystem::path dir = std::filesystem::absolute(schemas);; dir = dir.parent_path()) {
+    for (std::filesystem::path dir = std::filesystem::absolute(o.scenario).parent_path();; dir = dir.parent_path()) {
       if (std::filesystem::exists(dir / "schemas" / "part.schema.json")) {
         modeline = std::filesystem::relative(dir / "schemas" / "part.schema.json",
                                              std::filesystem::absolute(std::filesystem::path(o.write_part)).parent_path())

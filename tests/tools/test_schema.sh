@@ -11,6 +11,10 @@ trap 'rm -rf "$work"' EXIT
 # Parts (vehicles, arms) are included by scenarios, not run: checked against their own schema.
 mapfile -t parts < <(find "$root/scenarios/vehicles" "$root/scenarios/arms" -name '*.yaml' 2>/dev/null | sort)
 mapfile -t scenarios < <(find "$root/scenarios" -maxdepth 1 -name '*.yaml' | sort)
+# A paper's folder (scenarios/<paper>/) holds both; the modeline on the first line tells which.
+for file in $(find "$root/scenarios" -mindepth 2 -name '*.yaml' -not -path '*/vehicles/*' -not -path '*/arms/*' | sort); do
+  if head -1 "$file" | grep -q 'part.schema.json'; then parts+=("$file"); else scenarios+=("$file"); fi
+done
 results=()
 for scenario in "${scenarios[@]}"; do
   out="$work/$(basename "$scenario" .yaml).h5"
