@@ -41,6 +41,11 @@ def motion(out):
                 claim(np.abs(inc_accel[moving]).max() <= 0.8 * a,
                       f"{run}: motor {j} within 80 % of {a} inc/s² once moving ({np.abs(inc_accel[moving]).max():.0f})")
                 claim(np.abs(error[moving]).max() < 0.1, f"{run}: joint {j} tracks its path within 0.1° ({np.abs(error[moving]).max():.3f}°)")
+                current = g["current"][:][moving]
+                if j == 2:
+                    claim(0.8 < current.min() and current.max() < 3.0, f"{run}: joint 2 carries the weight, 0.8–3 A ({current.min():.2f}…{current.max():.2f} A)")
+                else:
+                    claim(np.abs(current).max() < 0.75, f"{run}: joint {j} below 0.75 A ({np.abs(current).max():.2f} A)")
 
 
 def identification(out):
@@ -52,6 +57,15 @@ def identification(out):
     claim(len(z) == 30 and len(without["parameters"]) == 21, "30 base parameters with actuators, 21 without")
     zw = [abs(p["estimate"] - p["scenario"]) / p["std"] for p in without["parameters"]]
     claim(max(zw) > 10.0, f"without actuators: the estimates are biased (largest {max(zw):.0f}σ)")
+    dry = [p["estimate"] / p["scenario"] for p in without["parameters"] if p["expression"].endswith(".fc")]
+    claim(len(dry) == 3 and all(5 < r < 25 for r in dry), f"without actuators: joint dry friction 9–20 times the true value ({', '.join(f'{r:.1f}' for r in dry)})")
+    names = [p["expression"] for p in with_["parameters"]]
+    claim("ariane/arm/upper_arm.mx + 0.443·ariane/arm/forearm.m + 0.443·ariane/arm/gripper.m" in names,
+          "the regrouping MXR2 = MX2 + 0.443·(M3 + M4) appears")
+    claim(all(f"ariane/arm/joint{j}.{k}" in names for j in (1, 2, 3) for k in ("Jm", "fvm", "fcm", "fv", "fc")),
+          "each lever joint's motor constants and joint friction are separate base parameters")
+    claim(1e7 < with_["condition"] < 1e9 and 30 < with_["scaled_condition"] < 300,
+          f"cond(F) {with_['condition']:.2g}, {with_['scaled_condition']:.0f} with unit-norm columns")
     for j in range(3):
         w, wo = with_["rmse"][j], without["rmse"][j]
         claim(0.118 < w < 0.132, f"joint {j + 1}: RMSE with actuator dynamics {w:.4f} A, the noise plus the samples at rest")
