@@ -62,6 +62,8 @@ def identification(out):
     names = [p["expression"] for p in with_["parameters"]]
     claim("ariane/arm/upper_arm.mx + 0.443·ariane/arm/forearm.m + 0.443·ariane/arm/gripper.m" in names,
           "the regrouping MXR2 = MX2 + 0.443·(M3 + M4) appears")
+    claim(any(n.startswith("ariane/arm/forearm.my + 0.436·ariane/arm/gripper.m") for n in names),
+          "the locked gripper's parameters merge into the forearm's (MYR3 = MY3 + 0.436·M4 + …)")
     claim(all(f"ariane/arm/joint{j}.{k}" in names for j in (1, 2, 3) for k in ("Jm", "fvm", "fcm", "fv", "fc")),
           "each lever joint's motor constants and joint friction are separate base parameters")
     claim(1e7 < with_["condition"] < 1e9 and 30 < with_["scaled_condition"] < 300,
