@@ -20,7 +20,7 @@ struct Samples {
 
 class Sink : public integrate::SampleSink {
  public:
-  Sink(const model::Model& m, Samples& s) : m_(m), s_(s) {}
+  explicit Sink(Samples& s) : s_(s) {}
   void on_sample(double, const double* x, const double*, const dynamics::Workspace& ws) override {
     s_.q.push_back(x[0]);
     if (ws.controllers.size() == 2) {
@@ -30,7 +30,6 @@ class Sink : public integrate::SampleSink {
   }
 
  private:
-  const model::Model& m_;
   Samples& s_;
 };
 
@@ -50,7 +49,7 @@ Samples run(const std::string& controllers, std::vector<std::string>* order = nu
   if (order)
     for (const model::Controller& c : m.controllers) order->push_back(c.name);
   Samples out;
-  Sink sink(m, out);
+  Sink sink(out);
   REQUIRE(integrate::run(m, integrate::settings_from(s.simulation), sink).outcome == integrate::Outcome::completed);
   return out;
 }
