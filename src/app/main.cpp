@@ -3,11 +3,14 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/compare_command.h"
 #include "app/describe_command.h"
 #include "app/exit_codes.h"
+#include "app/identify_command.h"
 #include "app/run_command.h"
 #include "app/validate_command.h"
 #include "version.h"
@@ -56,14 +59,78 @@ int describe_main(std::vector<char*> args) {
   return uwsim::app::describe_result(file, stdout);
 }
 
+int compare_main(std::vector<char*> args) {
+  CLI::App cli{"sim compare — how far a run is from another run or from measurements, series by series:\n"
+               "RMSE, max and mean error, Pearson R, dynamic-time-warping distance, optionally the time shift.\n"
+               "Usage: sim compare A.h5 B.(h5|csv) [options]"};
+  uwsim::app::CompareOptions o;
+  double window = 0.0;
+  cli.add_option("a", o.a, "result file (HDF5); its sample times are the comparison's")->required();
+  cli.add_option("b", o.b, "result file or CSV of measurements (a time column and named columns)")->required();
+  cli.add_option("--map", o.maps, "compare A's series A_NAME with B's B_NAME (repeatable), e.g. bodies/rov/position/north=x");
+  cli.add_option("--series", o.series, "compare only A's series matching this name ('*' matches anything; repeatable)");
+  cli.add_option("--time-column", o.time_column, "B as CSV: the time column (s)")->capture_default_str();
+  cli.add_option("--units", o.units_file, "B as CSV: a file of `column: unit` lines");
+  auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")->check(CLI::NonNegativeNumber);
+  cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")->check(CLI::NonNegativeNumber);
+  cli.add_option("--format", o.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
+  cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  if (!dtw->empty()) o.dtw_window = window;
+  return uwsim::app::compare_files(o);
+}
+
+int identify_main(std::vector<char*> args) {
+  CLI::App cli{"sim identify — dynamic parameters from measurements.\n"
+               "Usage: sim identify SCENARIO.yaml DATA.(h5|csv) [--validate DATA] [options]\n"
+               "         base parameters of the scenario's arm from joint positions and motor currents (or efforts)\n"
+               "       sim identify --drag DATA.csv --speed COLUMN --force COLUMN [--variance COLUMN]\n"
+               "         quadratic + linear damping f = c1|u|u + c2 u from towing-tank data"};
+  uwsim::app::IdentifyOptions o;
+  double from = 0.0, to = 0.0;
+  cli.add_option("scenario", o.scenario, "scenario file (YAML) with the arm: kinematics, motors, levers");
+  cli.add_option("data", o.data, "identification record: result file or CSV (joints/<joint>/position, …/current or …/effort)");
+  cli.add_option("--validate", o.validation, "validation record: RMSE of the predicted currents on it (default: on DATA)");
+  cli.add_option("--set", o.overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
+  cli.add_option("--column", o.columns, "where a series is in a CSV: joints/<joint>/position=COLUMN (repeatable)");
+  cli.add_option("--time-column", o.time_column, "CSV: the time column (s)")->capture_default_str();
+  auto* from_opt = cli.add_option("--from", from, "use samples from this time on (s), in DATA and in the validation record");
+  auto* to_opt = cli.add_option("--to", to, "use samples up to this time (s)");
+  cli.add_option("--filter-order", o.filter_order, "order of the Butterworth low-pass on positions")->check(CLI::Range(1, 16))->capture_default_str();
+  cli.add_option("--cutoff", o.cutoff, "its cutoff in Hz (default: a twentieth of the sample rate, paper 003's normalised 0.1)")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--min-speed", o.min_speed, "leave a joint's rows out of the fit while it moves slower than this (rad/s or m/s)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cli.add_option("--seed", o.seed, "seed of the random states that find the base parameters")->capture_default_str();
+  cli.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
+  cli.add_option("--predictions", o.predictions, "write measured and predicted currents on the validation record to FILE.csv");
+  cli.add_option("--write-part", o.write_part, "write the identified parameters as a scenario part FILE.yaml");
+  cli.add_option("--drag", o.drag, "towing-tank CSV: fit f = c1|u|u + c2 u instead");
+  cli.add_option("--speed", o.speed, "--drag: the speed column (m/s or rad/s)");
+  cli.add_option("--force", o.force, "--drag: the force column (N or N m)");
+  cli.add_option("--variance", o.variance, "--drag: a column of each point's variance, to weight by 1/P (paper 000 eq. 36-37)");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  if (!from_opt->empty()) o.from = from;
+  if (!to_opt->empty()) o.to = to;
+  const bool drag = !o.drag.empty();
+  if (drag && (o.speed.empty() || o.force.empty())) return std::fprintf(stderr, "sim identify: --drag needs --speed and --force\n"), uwsim::app::kBadInput;
+  if (!drag && (o.scenario.empty() || o.data.empty()))
+    return std::fprintf(stderr, "sim identify: expected SCENARIO.yaml DATA (or --drag); see sim identify --help\n"), uwsim::app::kBadInput;
+  return uwsim::app::identify(o);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `sim run FILE` and `sim FILE` are the same command; `validate` and `describe` are their own.
+  // `sim run FILE` and `sim FILE` are the same command; the others are their own.
   std::vector<char*> args(argv, argv + argc);
   const std::string command = args.size() > 1 ? args[1] : "";
-  if (command == "validate" || command == "describe") {
+  if (command == "validate" || command == "describe" || command == "compare" || command == "identify") {
     args.erase(args.begin() + 1);
+    if (command == "compare") return compare_main(args);
+    if (command == "identify") return identify_main(args);
     return command == "validate" ? validate_main(args) : describe_main(args);
   }
   if (command == "run") args.erase(args.begin() + 1);
@@ -71,7 +138,9 @@ int main(int argc, char** argv) {
   CLI::App cli{"sim — simulate underwater vehicles and multibody systems from a YAML scenario.\n"
                "Usage: sim [run] SCENARIO.yaml [options]\n"
                "       sim validate FILE... [--set key.path=value]...   check files without running\n"
-               "       sim describe FILE.h5                             what a result file holds"};
+               "       sim describe FILE.h5                             what a result file holds\n"
+               "       sim compare A.h5 B.(h5|csv) [options]            how far a run is from another or from measurements\n"
+               "       sim identify SCENARIO.yaml DATA [options]        an arm's dynamic parameters from positions and currents"};
   cli.set_version_flag("--version", std::string("sim ") + UWSIM_VERSION);
   uwsim::app::RunOptions options;
   double duration = 0.0;

@@ -50,8 +50,8 @@ double ControllerSet::next_sample_time() const {
 }
 
 double ControllerSet::rate_of(const inputs::CommandSource& source) const {
-  if (source.channel < 0) return 0.0;
   const auto k = static_cast<std::size_t>(source.channel);
+  if (source.channel < 0 || k >= plus_.size()) return 0.0;  // a held controller output: no rate
   return (plus_[k] - minus_[k]) / (2.0 * kRateStep);
 }
 
@@ -140,7 +140,9 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
                                                    : rate_of(c.setpoint);
   sample.position = x[body.q_offset];
   sample.velocity = x[body.v_offset];
-  if (c.feed_forward) {
+  if (c.feed_forward && c.feeds_pid) {
+    sample.feed_forward = sample.setpoint_rate;  // a cascade's outer loop: velocity feed-forward q̇_d
+  } else if (c.feed_forward) {
     if (!bias_valid_) {
       dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
       bias_valid_ = true;

@@ -1,5 +1,6 @@
 #include "model/build_controllers.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "model/build_actuation.h"
@@ -79,14 +80,25 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
 
 void build_controllers(const scenario::Scenario& scenario, Model& model) {
   const int channels = static_cast<int>(model.inputs.channels.size());
+  // A cascade's outer pid (named as another pid's setpoint) updates before its inner one.
+  const auto is_outer = [&](const scenario::ControllerSpec& spec) {
+    return spec.type == ControllerType::pid &&
+           std::any_of(scenario.controllers.begin(), scenario.controllers.end(), [&](const scenario::ControllerSpec& s) {
+             return s.type == ControllerType::pid && s.setpoint_controller == spec.name;
+           });
+  };
   for (ControllerType type : {ControllerType::pose_pd, ControllerType::thrust_allocation,
                               ControllerType::inverse_kinematics, ControllerType::pid}) {
-    for (const scenario::ControllerSpec& spec : scenario.controllers) {
-      if (spec.type != type) continue;
-      Controller c = build_one(spec, model);
-      c.output_slot = model.control_slots;
-      model.control_slots += c.output_count();
-      model.controllers.push_back(std::move(c));
+    for (bool outer_first : {true, false}) {
+      if (type != ControllerType::pid && !outer_first) continue;
+      for (const scenario::ControllerSpec& spec : scenario.controllers) {
+        if (spec.type != type || (type == ControllerType::pid && is_outer(spec) != outer_first)) continue;
+        Controller c = build_one(spec, model);
+        c.output_slot = model.control_slots;
+        c.feeds_pid = is_outer(spec);
+        model.control_slots += c.output_count();
+        model.controllers.push_back(std::move(c));
+      }
     }
   }
   for (Controller& c : model.controllers) {
@@ -94,7 +106,14 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
       const scenario::ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
         if (s.name == c.name) spec = &s;
-      if (!spec->setpoint_controller.empty()) {  // q_d and q̇_d of this joint from the IK
+      if (c.feeds_pid) continue;  // a cascade's outer loop drives its inner pid, not the joint
+      bool cascade = false;
+      for (Controller& outer : model.controllers) {
+        if (outer.kind != ControllerKind::pid || outer.name != spec->setpoint_controller) continue;
+        c.setpoint = inputs::CommandSource{channels + outer.output_slot, 0.0};  // its held velocity
+        cascade = true;
+      }
+      if (!spec->setpoint_controller.empty() && !cascade) {  // q_d and q̇_d of this joint from the IK
         for (const Controller& ik : model.controllers) {
           if (ik.name != spec->setpoint_controller) continue;
           for (std::size_t j = 0; j < ik.joints.size(); ++j) {

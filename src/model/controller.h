@@ -36,6 +36,9 @@ struct Controller {
   inputs::CommandSource setpoint;
   bool feed_forward = false;  // for a motor, τ_ff becomes a current through its torque per ampere
   int setpoint_rate_slot = -1;  // pid fed by an inverse_kinematics: the slot of its q̇_d (else −1)
+  // The outer loop of a cascade: its output (rad/s or m/s) is another pid's velocity setpoint,
+  // not the joint's command; with feed_forward, τ_ff is its own setpoint's rate q̇_d.
+  bool feeds_pid = false;
 
   // pose_pd: setpoint [north, east, down] (m) and [roll, pitch, yaw] (rad), ZYX.
   // inverse_kinematics: `position` is the point's setpoint, in the base's frame or in NED.

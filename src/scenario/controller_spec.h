@@ -23,7 +23,8 @@ struct ControllerSpec {
   // pid: drives `joint` (its effort, or its gear motor's current) toward `setpoint`.
   std::string joint;
   CommandSpec setpoint;
-  std::string setpoint_controller;     // or: the inverse_kinematics whose q_d for `joint` it tracks
+  std::string setpoint_controller;     // or: the inverse_kinematics whose q_d for `joint` it tracks,
+                                       // or (velocity mode) the position pid whose output it tracks
   control::PidSettings pid;            // sample_period set from rate
   bool feed_forward = false;           // τ_ff = h(q, v) by inverse dynamics
 

@@ -81,6 +81,7 @@ struct Context {
   const std::vector<std::string>& channels;
   std::vector<std::string> joint_names, free_bodies, body_names, thruster_names;
   std::vector<std::string> ik_names;  // inverse_kinematics controllers (pid setpoints may name them)
+  std::vector<std::string> pid_names; // pid controllers (a velocity pid's setpoint may name one: a cascade)
 };
 
 void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
@@ -102,9 +103,12 @@ void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
       c.joint = *s;
   }
   const Field setpoint = m.require("setpoint");
+  const auto names_controller = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), setpoint.value.Scalar()) != names.end();
+  };
   if (setpoint.present() && setpoint.value.IsScalar() &&
       std::find(cx.channels.begin(), cx.channels.end(), setpoint.value.Scalar()) == cx.channels.end() &&
-      std::find(cx.ik_names.begin(), cx.ik_names.end(), setpoint.value.Scalar()) != cx.ik_names.end())
+      (names_controller(cx.ik_names) || names_controller(cx.pid_names)))
     c.setpoint_controller = setpoint.value.Scalar();
   else if (auto s = read_command(r, setpoint, cx.channels))
     c.setpoint = *s;
@@ -249,7 +253,7 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     check_motor_inputs(r, scenario, {});
     return out;
   }
-  Context cx{scenario, channels, {}, {}, {}, {}, {}};
+  Context cx{scenario, channels, {}, {}, {}, {}, {}, {}};
   for (const JointSpec& j : scenario.joints) cx.joint_names.push_back(j.name);
   for (const BodySpec& b : scenario.bodies) {
     cx.body_names.push_back(b.name);
@@ -263,6 +267,8 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     const YAML::Node type = node["type"], name = node["name"];
     if (type.IsDefined() && type.IsScalar() && type.Scalar() == "inverse_kinematics" && name.IsDefined() && name.IsScalar())
       cx.ik_names.push_back(name.Scalar());
+    if (type.IsDefined() && type.IsScalar() && type.Scalar() == "pid" && name.IsDefined() && name.IsScalar())
+      cx.pid_names.push_back(name.Scalar());
   }
 
   std::map<std::string, std::string> names;
@@ -326,14 +332,34 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
   std::vector<std::string> pose_names;
   for (const ControllerSpec& c : out)
     if (c.type == ControllerType::pose_pd && !c.name.empty()) pose_names.push_back(c.name);
+  // A pid named as another pid's setpoint is the outer loop of a cascade: it drives no joint.
+  std::map<std::string, std::string> outer_of;  // outer pid → its inner pid
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const ControllerSpec& c = out[i];
+    if (c.type != ControllerType::pid || c.setpoint_controller.empty()) continue;
+    const auto outer = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.setpoint_controller; });
+    if (outer == out.end() || outer->type != ControllerType::pid) continue;
+    const Field& at = sources[i].setpoint;
+    if (c.pid.mode != control::PidMode::velocity)
+      r.error(at, "pid '" + c.setpoint_controller + "' outputs a velocity: a pid that takes it as setpoint needs mode: velocity");
+    else if (outer->pid.mode != control::PidMode::position || !outer->setpoint_controller.empty())
+      r.error(at, "pid '" + c.setpoint_controller + "' must be a position pid with its own setpoint (the outer loop of a cascade)");
+    else if (outer->joint != c.joint)
+      r.error(at, "pid '" + c.setpoint_controller + "' is on joint '" + outer->joint + "', not '" + c.joint + "': a cascade is on one joint");
+    else if (auto [it, fresh] = outer_of.emplace(c.setpoint_controller, c.name); !fresh)
+      r.error(at, "pid '" + c.setpoint_controller + "' is already the setpoint of '" + it->second + "'");
+  }
   for (std::size_t i = 0; i < out.size(); ++i) {
     ControllerSpec& c = out[i];
     const Source& m = sources[i];
-    if (c.type == ControllerType::pid && !c.joint.empty()) {
+    if (c.type == ControllerType::pid && !c.joint.empty() && !outer_of.count(c.name)) {
       if (auto [it, fresh] = joint_owner.emplace(c.joint, c.name); !fresh)
         r.error(m.joint, "joint '" + c.joint + "' is already driven by controller '" + it->second + "'");
     }
-    if (c.type == ControllerType::pid && !c.setpoint_controller.empty() && !c.joint.empty()) {
+    const auto is_pid = [&](const std::string& name) {
+      return std::any_of(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == name && o.type == ControllerType::pid; });
+    };
+    if (c.type == ControllerType::pid && !c.setpoint_controller.empty() && !c.joint.empty() && !is_pid(c.setpoint_controller)) {
       const auto ik = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.setpoint_controller; });
       if (ik != out.end() && std::find(ik->chain_joints.begin(), ik->chain_joints.end(), c.joint) == ik->chain_joints.end())
         r.error(m.setpoint, "joint '" + c.joint + "' is not in the chain of '" + c.setpoint_controller + "' (" +
