@@ -26,17 +26,41 @@ Mode mode_of(std::complex<double> lambda, bool neutral, const Eigen::VectorXd& p
   return mode;
 }
 
+// D with D⁻¹AD balanced: Osborne's iteration in the 2-norm with powers of 2 (exact scalings).
+Eigen::VectorXd balance(const Eigen::MatrixXd& A) {
+  const Eigen::Index n = A.rows();
+  Eigen::VectorXd D = Eigen::VectorXd::Ones(n);
+  Eigen::MatrixXd B = A;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    bool changed = false;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double c = std::sqrt(B.col(i).squaredNorm() - B(i, i) * B(i, i));
+      const double r = std::sqrt(B.row(i).squaredNorm() - B(i, i) * B(i, i));
+      if (c == 0.0 || r == 0.0) continue;
+      int e = 0;
+      std::frexp(std::sqrt(r / c), &e);
+      const double f = std::ldexp(1.0, e - 1);  // the power of 2 nearest below √(r/c)
+      if (f == 1.0 || (c * f) * (c * f) + (r / f) * (r / f) >= 0.95 * (c * c + r * r)) continue;
+      B.col(i) *= f;  // D⁻¹ B D with D_i scaled by f
+      B.row(i) /= f;
+      D[i] *= f;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return D;
+}
+
 // An orthonormal Q = [Q_G Q_D] with Q_G spanning the generalised kernel of A (modes.h (2));
 // returns dim G.
 Eigen::Index split_kernel(const Eigen::MatrixXd& A, Eigen::MatrixXd& Q) {
   const Eigen::Index n = A.rows();
-  const double size = std::max(1.0, A.cwiseAbs().rowwise().sum().maxCoeff());
-  Eigen::MatrixXd power = A;
+  const double tolerance = 1e-9 * Eigen::JacobiSVD<Eigen::MatrixXd>(A).singularValues()[0];
   Eigen::Index g = 0;
   Q = Eigen::MatrixXd::Identity(n, n);
-  double tolerance = 1e-9 * size;
+  Eigen::MatrixXd projected = A;  // (1 − P_G) A
   for (Eigen::Index k = 1; k <= n; ++k) {
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(power, Eigen::ComputeFullV);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(projected, Eigen::ComputeFullV);
     Eigen::Index rank = 0;
     while (rank < n && svd.singularValues()[rank] > tolerance) ++rank;
     if (n - rank <= g) break;
@@ -44,8 +68,8 @@ Eigen::Index split_kernel(const Eigen::MatrixXd& A, Eigen::MatrixXd& Q) {
     // V = [row space | null space]: the null space first.
     Q << svd.matrixV().rightCols(g), svd.matrixV().leftCols(rank);
     if (g == n) break;
-    power = (power * A).eval();
-    tolerance *= size;
+    const Eigen::MatrixXd G = Q.leftCols(g);
+    projected = A - G * (G.transpose() * A);
   }
   return g;
 }
@@ -56,11 +80,19 @@ ModalAnalysis modal_analysis(const Eigen::MatrixXd& A, const Eigen::MatrixXd* ba
   ModalAnalysis out;
   const Eigen::Index n = A.rows();
   if (n == 0) return out;
+  // In balanced coordinates A_b = D⁻¹AD: a vector v_b there is D v_b in y (and N D v_b in z),
+  // a left vector w_b is D⁻¹ w_b.
+  const Eigen::VectorXd D = balance(A);
+  const Eigen::MatrixXd A_b = D.cwiseInverse().asDiagonal() * A * D.asDiagonal();
   Eigen::MatrixXd Q;
-  const Eigen::Index g = split_kernel(A, Q), d = n - g;
+  const Eigen::Index g = split_kernel(A_b, Q), d = n - g;
   out.neutral = static_cast<int>(g);
-  const Eigen::MatrixXd T = Q.transpose() * A * Q;  // (2)
-  const Eigen::MatrixXd Z = basis ? Eigen::MatrixXd(*basis * Q) : Q;  // Q's columns in z
+  const Eigen::MatrixXd T = Q.transpose() * A_b * Q;  // (2)
+  Eigen::MatrixXd Z = D.asDiagonal() * Q, Z_left = D.cwiseInverse().asDiagonal() * Q;  // Q's columns in y
+  if (basis) {
+    Z = (*basis * Z).eval();
+    Z_left = (*basis * Z_left).eval();
+  }
 
   if (g > 0) {
     // A basis of G with a 1 on one state and 0 on the other pivots: readable neutral modes.
@@ -80,7 +112,7 @@ ModalAnalysis modal_analysis(const Eigen::MatrixXd& A, const Eigen::MatrixXd* ba
     const Eigen::PartialPivLU<Eigen::MatrixXcd> lu(V);
     out.participation_from_magnitudes = !(lu.rcond() > 1e-10);
     const Eigen::MatrixXcd W = out.participation_from_magnitudes ? Eigen::MatrixXcd() : Eigen::MatrixXcd(lu.inverse());
-    const Eigen::MatrixXcd Zc = Z.cast<std::complex<double>>();
+    const Eigen::MatrixXcd Zc = Z.cast<std::complex<double>>(), Zc_left = Z_left.cast<std::complex<double>>();
     for (Eigen::Index i = 0; i < d; ++i) {
       Eigen::VectorXcd v(n), w = Eigen::VectorXcd::Zero(n);
       const Eigen::MatrixXcd shifted = lambda[i] * Eigen::MatrixXcd::Identity(g, g) - A_GG;
@@ -92,7 +124,7 @@ ModalAnalysis modal_analysis(const Eigen::MatrixXd& A, const Eigen::MatrixXd* ba
         p = v_z.cwiseAbs();
       } else {
         w.tail(d) = W.row(i).transpose();
-        p = v_z.cwiseProduct(Zc * w).cwiseAbs();  // (1)
+        p = v_z.cwiseProduct(Zc_left * w).cwiseAbs();  // (1)
       }
       out.modes.push_back(mode_of(lambda[i], false, p));
     }

@@ -16,9 +16,13 @@
 // Neutral directions are split off first. Positions are pure integrals (no rate depends on
 // them), but their rates depend on attitude and velocity, which chains zero eigenvalues into
 // Jordan blocks in any steady motion (east drifts with the heading at speed u), where left
-// eigenvectors do not exist. So with G the generalised kernel of A — the invariant subspace
-// of its zero eigenvalue, null(A^k) for the k at which it stops growing (numerical rank of
-// A^k at 1e-9·‖A‖^k) — and Q = [Q_G Q_D] orthonormal,
+// eigenvectors do not exist. So, on A balanced first by a diagonal similarity D⁻¹AD
+// (Osborne's iteration, powers of 2: rows and columns of like size, whatever the states'
+// units [Parlett & Reinsch 1969, Numer. Math. 13]), G is the generalised kernel — the
+// invariant subspace of the zero eigenvalue — grown as G₁ = null(A), G_{k+1} =
+// null((1 − P_{G_k})A) until it stops growing (numerical null spaces at 1e-9 of A's largest
+// singular value, so a mode with |λ| below that is neutral), and with Q = [Q_G Q_D]
+// orthonormal,
 //   QᵀAQ = [A_GG A_GD; 0 A_DD],   A_GG nilpotent                                          (2)
 //   - G gives the neutral modes (λ = 0), one per dimension, each shown by a basis vector of G
 //     that is 1 on one state and 0 on the others' (pivoted QR), with p = |v_k| / Σ|v_j|;
