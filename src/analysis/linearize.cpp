@@ -81,6 +81,7 @@ LinearModel linearize(const model::Model& model, const OperatingPoint& point, co
   LinearModel out;
   out.state_names = chart.names();
   out.state_units = chart.units();
+  out.first_velocity = chart.first_velocity();
   for (const inputs::Channel& c : model.inputs.channels) {
     out.input_names.push_back("inputs." + c.name);
     out.input_units.push_back(c.units);

@@ -42,6 +42,7 @@ struct LinearizeOptions {
 
 struct LinearModel {
   std::vector<std::string> state_names, state_units;  // z
+  int first_velocity = 0;           // z's velocities and actuator states start here
   std::vector<std::string> input_names, input_units;  // the channels
   Eigen::VectorXd u0;               // the channels' values at the operating point
   Eigen::VectorXd zdot0;            // ż at the operating point (0 at an equilibrium but for drift)

@@ -78,6 +78,7 @@ StateChart::StateChart(const model::Model& model) : state_size_(model.state_size
       add(Kind::additive, body.q_offset, 0, false, "joints." + body.joint.name + ".position", revolute ? "rad" : "m");
     }
   }
+  first_velocity_ = size();
   for (const model::Body& body : model.bodies) {
     if (body.joint.type == model::JointType::free) {
       // x holds V_WB_B = [ω; v]; Fossen order is [u v w p q r].

@@ -35,6 +35,9 @@ class StateChart {
 
   int size() const { return static_cast<int>(coordinates_.size()); }
   int state_size() const { return state_size_; }
+  // Components from here on are velocities and actuator states (their rates vanish in any
+  // steady motion); before it, positions, attitudes and joint positions.
+  int first_velocity() const { return first_velocity_; }
   // "bodies.rov.rot_y", "joints.arm/joint2.velocity", ...; and their units.
   const std::vector<std::string>& names() const { return names_; }
   const std::vector<std::string>& units() const { return units_; }
@@ -63,6 +66,7 @@ class StateChart {
   std::vector<int> rotation_bodies_;  // that body's q_offset (quaternion at +3) and v_offset
   std::vector<int> rotation_velocities_;
   int state_size_ = 0;
+  int first_velocity_ = 0;
 };
 
 }  // namespace uwsim::analysis

@@ -184,4 +184,16 @@ TrimResult trim(const model::Model& model, const TrimProblem& problem) {
   return out;
 }
 
+model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result) {
+  model::Model out = model;
+  for (const std::string& name : result.unknown_names) {
+    if (!name.starts_with("inputs.")) continue;
+    const int k = out.inputs.index_of(name.substr(7));
+    inputs::Channel& channel = out.inputs.channels[static_cast<std::size_t>(k)];
+    channel.kind = inputs::ChannelKind::constant;  // no operands: the evaluation order holds
+    channel.value = result.u[k];
+  }
+  return out;
+}
+
 }  // namespace uwsim::analysis

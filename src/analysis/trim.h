@@ -68,4 +68,8 @@ struct TrimResult {
 // connected bodies among the unknowns, no unknowns).
 TrimResult trim(const model::Model& model, const TrimProblem& problem);
 
+// The model with each channel that was an unknown made a constant at its trimmed value, so
+// that it sees the trim's inputs (what `sim linearize --trim` linearises).
+model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result);
+
 }  // namespace uwsim::analysis

@@ -104,20 +104,19 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
   std::fprintf(out, "  A, B by central differences (steps h, h/2, h/4; h = %g per unit of scale) with Richardson "
                     "extrapolation; largest estimated error %.2g in A, %.2g in B\n",
                m.relative_step, max_entry(m.A_error), max_entry(m.B_error));
-  double drift = 0.0;
-  std::string drifting;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string& s = m.state_names[i];
-    const bool position = s.size() > 6 && (s.ends_with(".north") || s.ends_with(".east") || s.ends_with(".down"));
-    if (!position && std::abs(m.zdot0[static_cast<Eigen::Index>(i)]) > drift) {
-      drift = std::abs(m.zdot0[static_cast<Eigen::Index>(i)]);
-      drifting = short_name(s);
+  // Velocities and actuator states are constant in an equilibrium and in any steady motion
+  // (a steady surge, turn or spiral); positions and attitudes may drift.
+  double rate = 0.0;
+  std::string fastest;
+  for (std::size_t i = static_cast<std::size_t>(m.first_velocity); i < n; ++i) {
+    if (std::abs(m.zdot0[static_cast<Eigen::Index>(i)]) > rate) {
+      rate = std::abs(m.zdot0[static_cast<Eigen::Index>(i)]);
+      fastest = short_name(m.state_names[i]);
     }
   }
-  // Rounding leaves ~1e-15 at a true equilibrium; a state in motion has rates of its own size.
-  const bool equilibrium = drift <= 1e-9;
-  std::fprintf(out, "  ż here, positions aside: largest %.2g%s%s (%s)\n", drift, drifting.empty() ? "" : " in ",
-               drifting.c_str(), equilibrium ? "an equilibrium or steady motion" : "not an equilibrium: A holds near this state only");
+  std::fprintf(out, "  rates of the velocities here: largest %.2g%s%s (0 at an equilibrium or a steady motion; "
+                    "elsewhere A holds near this state only)\n",
+               rate, fastest.empty() ? "" : " in ", fastest.c_str());
   if (m.constrained)
     std::fprintf(out, "  connectors: %d constraint rows of rank %d remove %d of the %zu coordinates; modes of "
                       "the remaining %ld (A leaves their space by %.1g)\n",

@@ -68,9 +68,8 @@ int linearize_scenario(const LinearizeOptions& options) {
       spdlog::error("no equilibrium found, so nothing to linearise about ({})", trimmed.message);
       return kNoEquilibrium;
     }
-    // Channels that were unknowns enter as constants at their trimmed values (trim_command.h).
-    model::Model trimmed_model = model;
-    apply_trimmed_inputs(trimmed, trimmed_model);
+    // Channels that were unknowns enter as constants at their trimmed values (analysis/trim.h).
+    const model::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
     point.time = scenario->trim.time;
     point.x = trimmed.x;
     description = "the trim solution";

@@ -52,7 +52,8 @@ std::vector<std::string> initial_state_overrides(const scenario::Scenario& scena
                                                  const analysis::TrimResult& result) {
   const YAML::Node root = YAML::Load(scenario.resolved_yaml);
   const std::vector<double>& x = result.x;
-  std::vector<std::string> out;
+  // A name of its own, so that running it does not replace the original's result file.
+  std::vector<std::string> out = {"name=" + scenario.name + "_trimmed"};
   for (const model::Body& body : model.bodies) {
     if (body.joint.type != model::JointType::free) continue;
     const auto index = item_index(root, "bodies", body.name);
@@ -137,8 +138,7 @@ struct Stability {
 };
 
 Stability stability_of(const model::Model& model, const scenario::Scenario& scenario, const analysis::TrimResult& r) {
-  model::Model trimmed = model;
-  apply_trimmed_inputs(r, trimmed);
+  const model::Model trimmed = analysis::with_trimmed_inputs(model, r);
   analysis::OperatingPoint point;
   point.time = scenario.trim.time;
   point.x = r.x;
@@ -177,16 +177,6 @@ void write_trim_json(const fs::path& path, const scenario::Scenario& scenario, c
 }
 
 }  // namespace
-
-void apply_trimmed_inputs(const analysis::TrimResult& result, model::Model& model) {
-  for (const std::string& name : result.unknown_names) {
-    if (!name.starts_with("inputs.")) continue;
-    const int k = model.inputs.index_of(name.substr(7));
-    inputs::Channel& channel = model.inputs.channels[static_cast<std::size_t>(k)];
-    channel.kind = inputs::ChannelKind::constant;  // no operands: the evaluation order holds
-    channel.value = result.u[k];
-  }
-}
 
 void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analysis::TrimResult& r) {
   std::fprintf(out, "trim of '%s' at t = %g s: %s after %d iteration(s)\n", scenario.name.c_str(), scenario.trim.time,

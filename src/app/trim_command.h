@@ -28,8 +28,4 @@ int trim_scenario(const TrimOptions& options);
 // The unknowns with their start and solution values, and the steady rates left.
 void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analysis::TrimResult& result);
 
-// Makes each channel that was an unknown a constant at its trimmed value, so that the model
-// sees the trim's inputs.
-void apply_trimmed_inputs(const analysis::TrimResult& result, model::Model& model);
-
 }  // namespace uwsim::app

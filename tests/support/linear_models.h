@@ -26,14 +26,18 @@ struct Linearized {
 };
 
 // The linear model at the model's initial state (t = 0), or at `x` if given.
-inline Linearized linearize_at(const scenario::Scenario& s, std::vector<double> x = {}) {
+inline Linearized linearize_model(const model::Model& model, std::vector<double> x = {}) {
   Linearized out;
-  out.model = model::build_model(s);
+  out.model = model;
   analysis::OperatingPoint point;
   point.x = x.empty() ? analysis::initial_state(out.model) : std::move(x);
   out.linear = analysis::linearize(out.model, point);
   out.modes = analysis::modal_analysis(out.linear.system_matrix(), out.linear.constrained ? &out.linear.basis : nullptr);
   return out;
+}
+
+inline Linearized linearize_at(const scenario::Scenario& s, std::vector<double> x = {}) {
+  return linearize_model(model::build_model(s), std::move(x));
 }
 
 inline int state_index(const analysis::LinearModel& l, const std::string& name) {
