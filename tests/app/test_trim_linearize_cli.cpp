@@ -143,4 +143,12 @@ TEST_CASE("cli: sim linearize --at simulates first; connected vehicles get their
   CHECK(j["states"].size() == 36);
   CHECK(j["constraints"]["rank"] == 24);
   CHECK(j["modes"].size() == 12);
+  // A simulation to --at that diverges: exit 3, naming the body, and nothing written.
+  const Outcome bad = run_sim("linearize '" + std::string(UWSIM_SOURCE_DIR) +
+                                  "/scenarios/bluerov2_push.yaml' --set forces.push.force=[0,0,1e12] --at 1 -o bad.h5",
+                              s.dir);
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.output.find("body 'rov'") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "bad.h5"));
+  CHECK_FALSE(fs::exists(s.dir / "bad.json"));
 }
