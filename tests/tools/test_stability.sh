@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scenarios/stability: its files agree with the JSON Schema (as editors check them), so does a
 # scenario written by `sim trim -o` (its modeline rewritten relative to where it is written),
-# and surge_stability_sweep.py runs, finds the onset between its speeds and draws the plot.
+# which starts at the equilibrium; and surge_stability_sweep.py runs, finds the onset between
+# its speeds and draws the plot.
 # Usage: tests/tools/test_stability.sh REPO_ROOT SIM_EXECUTABLE
 set -euo pipefail
 root="$1"
@@ -13,6 +14,9 @@ mkdir -p "$work/elsewhere/deeper"
 "$sim" trim -q "$root/scenarios/stability/bluerov2_arm_rest.yaml" -o "$work/elsewhere/deeper/rested.yaml"
 grep -q '^# yaml-language-server: \$schema=.*schemas/scenario.schema.json$' "$work/elsewhere/deeper/rested.yaml"
 /usr/bin/python3 "$root/tools/check_schema.py" "$work/elsewhere/deeper/rested.yaml"
+# It starts at the equilibrium, manipulator joints included: trimmed again, nothing moves.
+"$sim" trim -q "$work/elsewhere/deeper/rested.yaml" --json "$work/again.json"
+/usr/bin/python3 -c "import json, sys; j = json.load(open(sys.argv[1])); assert j['converged'] and j['iterations'] == 0, j" "$work/again.json"
 /usr/bin/python3 "$root/scenarios/stability/surge_stability_sweep.py" --sim "$sim" --speeds 0.3:0.5:0.1 \
     --tolerance 1e-3 -o "$work/sweep" > "$work/out.txt"
 cat "$work/out.txt"
