@@ -35,6 +35,10 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
                                        : std::filesystem::path("results") / (scenario.name + "_linear.h5");
   std::filesystem::path json = h5;
   json.replace_extension(".json");
+  if (json == h5) {
+    spdlog::error("-o {}: give the HDF5 file (FILE.h5); the JSON file is written beside it", h5.string());
+    return kBadInput;
+  }
   try {
     write_replacing(h5, [&](const std::string& path) { write_linear_model_hdf5(path, report); });
     write_replacing(json, [&](const std::string& path) { write_linear_model_json(path, report); });
