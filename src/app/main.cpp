@@ -11,7 +11,9 @@
 #include "app/describe_command.h"
 #include "app/exit_codes.h"
 #include "app/identify_command.h"
+#include "app/linearize_command.h"
 #include "app/run_command.h"
+#include "app/trim_command.h"
 #include "app/validate_command.h"
 #include "version.h"
 
@@ -121,6 +123,69 @@ int identify_main(std::vector<char*> args) {
   return uwsim::app::identify(o);
 }
 
+void use_logger(bool quiet, bool verbose) {
+  auto logger = spdlog::stderr_color_st("sim");
+  logger->set_pattern("%^%l%$: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+}
+
+// The options trim and linearize share: overrides and the trim problem's lists.
+void add_trim_options(CLI::App& cli, std::vector<std::string>& overrides, std::vector<std::string>& unknowns,
+                      std::vector<std::string>& steady) {
+  cli.add_option("--set", overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
+  cli.add_option("--unknown", unknowns, "a trim unknown, e.g. bodies.rov.pitch (repeatable; replaces trim.unknowns)")
+      ->allow_extra_args(false);
+  cli.add_option("--steady", steady, "a variable whose rate must vanish (repeatable; replaces trim.steady)")
+      ->allow_extra_args(false);
+}
+
+int trim_main(std::vector<char*> args, const std::string& command_line) {
+  CLI::App cli{"sim trim — find an equilibrium: the unknowns at which the steady rates vanish.\n"
+               "Usage: sim trim SCENARIO.yaml [--unknown NAME]... [--steady NAME]... [-o TRIMMED.yaml]"};
+  uwsim::app::TrimOptions options;
+  bool verbose = false;
+  cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
+  add_trim_options(cli, options.overrides, options.unknowns, options.steady);
+  auto* output = cli.add_option("-o,--output", "write the scenario with the equilibrium as its initial state (a new file)");
+  auto* json = cli.add_option("--json", "write the solution and residual as JSON");
+  cli.add_option("--tolerance", options.tolerance, "largest rate accepted as zero, SI units (default 1e-9)")
+      ->check(CLI::PositiveNumber);
+  cli.add_flag("-q,--quiet", options.quiet, "print errors only");
+  cli.add_flag("-v,--verbose", verbose, "print debugging details");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(options.quiet, verbose);
+  if (!output->empty()) options.scenario_output = output->as<std::string>();
+  if (!json->empty()) options.json_output = json->as<std::string>();
+  options.command_line = command_line;
+  return uwsim::app::trim_scenario(options);
+}
+
+int linearize_main(std::vector<char*> args, const std::string& command_line) {
+  CLI::App cli{"sim linearize — the linear model ż = A z + B δu and its modes at an operating point.\n"
+               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [-o FILE.h5]"};
+  uwsim::app::LinearizeOptions options;
+  bool verbose = false;
+  double at = 0.0;
+  cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
+  auto* at_opt = cli.add_option("--at", at, "simulate to TIME (s) and linearise there (default: the initial state)")
+                     ->check(CLI::NonNegativeNumber);
+  auto* trim_opt = cli.add_flag("--trim", options.trim, "solve the scenario's trim problem and linearise at its solution");
+  at_opt->excludes(trim_opt);
+  add_trim_options(cli, options.overrides, options.unknowns, options.steady);
+  auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5");
+  cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
+      ->check(CLI::PositiveNumber);
+  cli.add_flag("-q,--quiet", options.quiet, "print errors only");
+  cli.add_flag("-v,--verbose", verbose, "print debugging details");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(options.quiet, verbose);
+  if (!at_opt->empty()) options.at_time = at;
+  if (!output->empty()) options.output_path = output->as<std::string>();
+  options.command_line = command_line;
+  return uwsim::app::linearize_scenario(options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +198,11 @@ int main(int argc, char** argv) {
     if (command == "identify") return identify_main(args);
     return command == "validate" ? validate_main(args) : describe_main(args);
   }
+  if (command == "trim" || command == "linearize") {
+    args.erase(args.begin() + 1);
+    const std::string line = join_command_line(argc, argv);
+    return command == "trim" ? trim_main(args, line) : linearize_main(args, line);
+  }
   if (command == "run") args.erase(args.begin() + 1);
 
   CLI::App cli{"sim — simulate underwater vehicles and multibody systems from a YAML scenario.\n"
@@ -140,7 +210,9 @@ int main(int argc, char** argv) {
                "       sim validate FILE... [--set key.path=value]...   check files without running\n"
                "       sim describe FILE.h5                             what a result file holds\n"
                "       sim compare A.h5 B.(h5|csv) [options]            how far a run is from another or from measurements\n"
-               "       sim identify SCENARIO.yaml DATA [options]        an arm's dynamic parameters from positions and currents"};
+               "       sim identify SCENARIO.yaml DATA [options]        an arm's dynamic parameters from positions and currents\n"
+               "       sim trim SCENARIO.yaml                           find an equilibrium\n"
+               "       sim linearize SCENARIO.yaml [--at T | --trim]    linear model and modes"};
   cli.set_version_flag("--version", std::string("sim ") + UWSIM_VERSION);
   uwsim::app::RunOptions options;
   double duration = 0.0;

@@ -30,4 +30,8 @@ OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& ar
 std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
                                     const YAML::Node& value, std::string& failure);
 
+// The --set path of a value the reader found at `path`: "manipulators[0].links[1].joint" →
+// "manipulators.0.links.1.joint" (items by index, which --set accepts like names).
+std::string set_path_of(const std::string& path);
+
 }  // namespace uwsim::scenario

@@ -12,6 +12,7 @@
 
 #include "scenario/actuation_spec.h"
 #include "scenario/controller_spec.h"
+#include "scenario/trim_spec.h"
 
 namespace uwsim::scenario {
 
@@ -117,6 +118,7 @@ struct JointSpec {
   double friction = 0.0;     // Coulomb: N m or N, ≥ 0
   double effort = 0.0;       // constant applied torque or force
   JointActuatorSpec actuator;  // adds its command to `effort`
+  std::string key_path;      // its mapping as a --set path: "joints.2", "manipulators.0.links.1.joint"
 };
 
 enum class ForceFrame { body, world };
@@ -167,6 +169,7 @@ struct Scenario {
   std::vector<ThrusterSpec> thrusters;
   std::vector<ConnectorSpec> connectors;
   std::vector<ControllerSpec> controllers;
+  TrimSpec trim;                    // the `trim` block: sim trim's unknowns and steady rates
 };
 
 }  // namespace uwsim::scenario
