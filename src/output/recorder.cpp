@@ -122,13 +122,18 @@ void Recorder::add_controller_series(const model::Controller& c) {
                                      "joint position setpoints q_d (revolute rad, prismatic m)", names);
   } else if (c.kind == model::ControllerKind::task_priority) {
     std::vector<std::string> names = {"u", "v", "w", "p", "q", "r"};
-    for (int k : c.joints) names.push_back(model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint.name);
+    std::string units = "m/s, m/s, m/s, rad/s, rad/s, rad/s";  // one per column
+    for (int k : c.joints) {
+      const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint;
+      names.push_back(joint.name);
+      units += std::string(", ") + joint_units(joint, 1);
+    }
     series.setpoint = file_.add_series(group + "setpoint", 6, "m, rad", "end effector pose setpoint: NED position and roll, pitch, yaw (ZYX)",
                                        {"north", "east", "down", "roll", "pitch", "yaw"});
     series.error = file_.add_series(group + "error", 9, "m, rad, m",
                                     "end effector position error (NED), its attitude error (rotation vector, end effector frame), base position error (NED)",
                                     {"north", "east", "down", "roll", "pitch", "yaw", "base_north", "base_east", "base_down"});
-    series.output = file_.add_series(group + "output", 6 + static_cast<int>(c.joints.size()), "m/s, rad/s, rad/s",
+    series.output = file_.add_series(group + "output", 6 + static_cast<int>(c.joints.size()), units,
                                      "velocity references: the base's body-frame velocity, then each joint's rate (eq. 42)", names);
   } else if (c.kind == model::ControllerKind::line_of_sight) {
     series.setpoint = file_.add_series(group + "setpoint", 3, "rad, m/s, 1", "LOS heading, commanded surge speed, active path segment (0 = the first)",
