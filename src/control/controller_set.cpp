@@ -39,8 +39,12 @@ ControllerSet::ControllerSet(const model::Model& model)
     clocks_.emplace_back(c.period);
     pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
     poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
+    transports_.emplace_back(c.transport);
+    base_controls_.emplace_back(c.base_velocity);
+    base_home_.emplace_back(Vec3::Zero());
   }
   chain_poses_.resize(longest);
+  chain_axes_.resize(longest);
 }
 
 double ControllerSet::next_sample_time() const {
@@ -53,6 +57,14 @@ double ControllerSet::rate_of(const inputs::CommandSource& source) const {
   const auto k = static_cast<std::size_t>(source.channel);
   if (source.channel < 0 || k >= plus_.size()) return 0.0;  // a held controller output: no rate
   return (plus_[k] - minus_[k]) / (2.0 * kRateStep);
+}
+
+const double* ControllerSet::bias(dynamics::Workspace& ws) {
+  if (!bias_valid_) {
+    dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
+    bias_valid_ = true;
+  }
+  return bias_.data();
 }
 
 bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
@@ -70,6 +82,9 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
       case ControllerKind::thrust_allocation: update_allocation(i, ws); break;
       case ControllerKind::pid: update_pid(i, t, x, ws); break;
       case ControllerKind::inverse_kinematics: update_inverse_kinematics(i, x, ws); break;
+      case ControllerKind::task_priority: update_task_priority(i, x, ws); break;
+      case ControllerKind::line_of_sight: update_line_of_sight(i, ws); break;
+      case ControllerKind::base_control: update_base_control(i, ws); break;
     }
     clocks_[i].advance(t);
   }
@@ -143,13 +158,8 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
   if (c.feed_forward && c.feeds_pid) {
     sample.feed_forward = sample.setpoint_rate;  // a cascade's outer loop: velocity feed-forward q̇_d
   } else if (c.feed_forward) {
-    if (!bias_valid_) {
-      dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
-      bias_valid_ = true;
-    }
     // A motor's pid commands a current: τ_ff through the motor's torque per ampere at q.
-    sample.feed_forward = bias_[static_cast<std::size_t>(body.v_offset - model_.nq)] /
-                          body.joint.actuator.torque_per_ampere(sample.position);
+    sample.feed_forward = bias(ws)[body.v_offset - model_.nq] / body.joint.actuator.torque_per_ampere(sample.position);
   }
   pids_[i].update(t, sample);
   ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();

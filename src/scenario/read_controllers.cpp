@@ -1,6 +1,7 @@
 // The `controllers` section (README "Controllers"): pid on a joint, pose_pd on a vehicle,
-// thrust_allocation from a pose_pd to thrusters. Checks every reference (joints, bodies,
-// thrusters, channels, other controllers) and the combinations that cannot work.
+// thrust_allocation from a pose_pd or base_control to thrusters, inverse kinematics, and the
+// motion-control framework of paper 002 (read_motion_control.cpp). Checks every reference
+// (joints, bodies, thrusters, channels, other controllers) and the combinations that cannot work.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -14,17 +15,27 @@ namespace uwsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics"};
+const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics",
+                                         "task_priority", "line_of_sight", "base_control"};
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
-                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold", "wrench"};
+                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold",
+                                        "base_gain", "weights", "base_position", "joints", "path", "look_ahead",
+                                        "heading_gain", "speed", "surge", "surge_kp", "surge_ki", "yaw_kp",
+                                        "yaw_kd", "cancel", "wrench"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
     {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench"},
     {"input", "thrusters", "damping"},
-    {"end_effector", "point", "frame", "position", "gain", "damping"}};
+    {"end_effector", "point", "frame", "position", "gain", "damping"},
+    {"end_effector", "point", "position", "rpy", "gain", "base_gain", "weights", "base_position", "damping"},
+    {"end_effector", "point", "joints", "path", "look_ahead", "heading_gain", "speed", "surge", "surge_kp",
+     "surge_ki", "yaw_kp", "yaw_kd"},
+    {"input", "kp", "ki", "cancel"}};
+
+}  // namespace
 
 std::string did_you_mean(const std::string& what, const std::string& name,
                          const std::vector<std::string>& known) {
@@ -41,7 +52,7 @@ std::optional<bool> read_flag(Reader& r, const Field& f) {
 
 // n commands (numbers or channel names).
 void read_commands(Reader& r, const Field& f, const std::vector<std::string>& channels, CommandSpec* out,
-                   std::size_t n = 3) {
+                   std::size_t n) {
   if (!f.present()) return;
   if (!f.value.IsSequence() || f.value.size() != n) {
     r.error(f, "expected a list of " + std::to_string(n) + " commands (numbers or input channel names)");
@@ -52,6 +63,8 @@ void read_commands(Reader& r, const Field& f, const std::vector<std::string>& ch
     if (auto c = read_command(r, item, channels)) out[k] = *c;
   }
 }
+
+namespace {
 
 // pose_pd `hold`: the setpoint axes it holds (control/pose_setpoint.h), each named once.
 void read_held_axes(Reader& r, const Field& f, control::HeldAxes& held) {
@@ -76,13 +89,7 @@ void read_held_axes(Reader& r, const Field& f, control::HeldAxes& held) {
   held = out;
 }
 
-struct Context {
-  const Scenario& scenario;
-  const std::vector<std::string>& channels;
-  std::vector<std::string> joint_names, free_bodies, body_names, thruster_names;
-  std::vector<std::string> ik_names;  // inverse_kinematics controllers (pid setpoints may name them)
-  std::vector<std::string> pid_names; // pid controllers (a velocity pid's setpoint may name one: a cascade)
-};
+using Context = ControllerContext;
 
 void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   const Field joint = m.require("joint");
@@ -265,8 +272,10 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     const YAML::Node& node = item.value;
     if (!node.IsMap()) continue;
     const YAML::Node type = node["type"], name = node["name"];
-    if (type.IsDefined() && type.IsScalar() && type.Scalar() == "inverse_kinematics" && name.IsDefined() && name.IsScalar())
-      cx.ik_names.push_back(name.Scalar());
+    const bool kinematic = type.IsDefined() && type.IsScalar() &&
+                           (type.Scalar() == "inverse_kinematics" || type.Scalar() == "task_priority" ||
+                            type.Scalar() == "line_of_sight");
+    if (kinematic && name.IsDefined() && name.IsScalar()) cx.ik_names.push_back(name.Scalar());
     if (type.IsDefined() && type.IsScalar() && type.Scalar() == "pid" && name.IsDefined() && name.IsScalar())
       cx.pid_names.push_back(name.Scalar());
   }
@@ -319,19 +328,45 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
                               " only, not to '" + kTypes[*type] + "'");
     }
     c.pid.sample_period = c.pose.sample_period = 1.0 / c.rate;
-    if (c.type == ControllerType::pid) read_pid(r, m, cx, c);
-    else if (c.type == ControllerType::pose_pd) read_pose_pd(r, m, cx, c);
-    else if (c.type == ControllerType::thrust_allocation) read_allocation(r, m, cx, c);
-    else read_inverse_kinematics(r, m, cx, c);
+    c.transport.sample_period = c.base_velocity.sample_period = 1.0 / c.rate;
+    switch (c.type) {
+      case ControllerType::pid: read_pid(r, m, cx, c); break;
+      case ControllerType::pose_pd: read_pose_pd(r, m, cx, c); break;
+      case ControllerType::thrust_allocation: read_allocation(r, m, cx, c); break;
+      case ControllerType::inverse_kinematics: read_inverse_kinematics(r, m, cx, c); break;
+      case ControllerType::task_priority: read_task_priority(r, m, cx, c); break;
+      case ControllerType::line_of_sight: read_line_of_sight(r, m, cx, c); break;
+      case ControllerType::base_control: read_base_control(r, m, c); break;
+    }
     out.push_back(c);
   }
 
-  // Across controllers: one pid per joint, allocation inputs, one allocation per thruster and
-  // per pose_pd, thrusters on the vehicle's own tree.
+  // Across controllers: one pid per joint, base_control and allocation inputs, one allocation
+  // per thruster and per wrench, thrusters on the vehicle's own tree.
   std::map<std::string, std::string> joint_owner, thruster_owner, source_owner;
-  std::vector<std::string> pose_names;
-  for (const ControllerSpec& c : out)
-    if (c.type == ControllerType::pose_pd && !c.name.empty()) pose_names.push_back(c.name);
+  std::vector<std::string> pose_names, kinematic_names;
+  for (const ControllerSpec& c : out) {
+    if ((c.type == ControllerType::pose_pd || c.type == ControllerType::base_control) && !c.name.empty())
+      pose_names.push_back(c.name);
+    if ((c.type == ControllerType::task_priority || c.type == ControllerType::line_of_sight) && !c.name.empty())
+      kinematic_names.push_back(c.name);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {  // base_control: its input, and its body (the base)
+    ControllerSpec& c = out[i];
+    if (c.type != ControllerType::base_control || c.input.empty()) continue;
+    const Source& m = sources[i];
+    const auto source = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.input; });
+    if (source == out.end() || (source->type != ControllerType::task_priority && source->type != ControllerType::line_of_sight)) {
+      r.error(m.input, source == out.end() ? did_you_mean("task_priority or line_of_sight controller", c.input, kinematic_names)
+                                           : "controller '" + c.input + "' is not a task_priority or line_of_sight; a "
+                                             "base_control follows the base velocity or acceleration one of those computes");
+      c.input.clear();
+      continue;
+    }
+    if (auto [it, fresh] = source_owner.emplace(c.input, c.name); !fresh)
+      r.error(m.input, "'" + c.input + "' is already followed by '" + it->second + "'");
+    if (!source->end_effector.empty()) c.body = root_of(scenario, source->end_effector);
+  }
   // A pid named as another pid's setpoint is the outer loop of a cascade: it drives no joint.
   std::map<std::string, std::string> outer_of;  // outer pid → its inner pid
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -367,9 +402,10 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     }
     if (c.type != ControllerType::thrust_allocation || c.input.empty()) continue;
     const auto source = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.input; });
-    if (source == out.end() || source->type != ControllerType::pose_pd) {
-      r.error(m.input, source == out.end() ? did_you_mean("pose_pd controller", c.input, pose_names)
-                                                  : "controller '" + c.input + "' is not a pose_pd; an allocation takes a pose_pd's wrench");
+    if (source == out.end() || (source->type != ControllerType::pose_pd && source->type != ControllerType::base_control)) {
+      r.error(m.input, source == out.end() ? did_you_mean("pose_pd or base_control controller", c.input, pose_names)
+                                           : "controller '" + c.input + "' is not a pose_pd or base_control; an allocation "
+                                             "takes the wrench of one of those");
       c.input.clear();
       continue;
     }
