@@ -1,7 +1,7 @@
 // Speed benchmark (steady clock; not a test): µs per dynamics evaluation and per RK4 step,
 // the latter through the full driver with HDF5 output at the scenario's output rate.
 // Usage: bench_step [SCENARIO.yaml] [--duration S]   (default scenarios/bluerov2_push.yaml)
-// Compare with MuJoCo 2.2.2 on the same machine: ../shared/bench/mujoco (single body ≈ 3.6 µs
+// Compare with MuJoCo 2.2.2 on the same machine (single body ≈ 3.6 µs
 // per RK4 step); compare ratios from one run, the machines are noisy.
 #include <cstdio>
 #include <string>

@@ -7,7 +7,7 @@
 //   - N = 2, 10, 50, 100 BlueROV2 modules in a row, each rigidly joined to the next by a connector
 //     (MuJoCo 2.2.2, soft welds in a vacuum: ≈ 13, 100, 630 µs per RK4 step, growth N^1.1),
 // every link with full hydrodynamics (6×6 added mass in the inertia, damping, weight, buoyancy).
-// Models mirror ../shared/bench/mujoco/gen_models.py (uvms, usm) so the figures compare with
+// Models mirror the MuJoCo benchmark's (uvms, usm) so the figures compare with
 // MuJoCo 2.2.2's on this machine kind: ≈ 11 µs (UVMS, vacuum), 24 µs (USM) per RK4 step.
 #include <cmath>
 #include <cstdio>
