@@ -126,6 +126,7 @@ def body_pages(f, name, t):
             for ax, s, what in zip(axes, (north, east, down), ("north", "east", "depth (down)")):
                 ax.plot(t[:len(s.values)], s.values)
                 ax.set_ylabel(label(what, s.unit))
+                ax.tick_params(labelbottom=ax is axes[2])
                 finish(ax, legend=False)
             axes[2].invert_yaxis()  # depth grows downwards
             axes[2].set_xlabel("time [s]")

@@ -182,3 +182,18 @@ TEST_CASE("replay: a missing or non-result file is an error with exit code 2 and
   CHECK(run("'" + kSim + "' replay -q '" + text.string() + "' -o '" + page.string() + "' 2>/dev/null") == 2);
   CHECK_FALSE(fs::exists(page));
 }
+
+TEST_CASE("replay: a scenario with CSV channels replays without its CSV file beside it") {
+  // The stored scenario names replay.csv relative to where the scenario was; the test runs
+  // elsewhere, so loading it as it is fails, and the replay (which needs no channel values)
+  // turns the channels into constants first.
+  const fs::path result = test_dir() / "csv.h5";
+  REQUIRE(run("'" + kSim + "' -q '" + std::string(UWSIM_TEST_DATA_DIR) + "/inputs/replay.yaml' -o '" + result.string() + "'") == 0);
+  const std::string yaml = stored_scenario(result);
+  REQUIRE(yaml.find("type: csv") != std::string::npos);
+  CHECK_THROWS_AS(uwsim::scenario::load_scenario_text(yaml, (test_dir() / "elsewhere.yaml").string()), uwsim::scenario::ScenarioError);
+  const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
+  REQUIRE(scene.thrusters.size() == 1);
+  CHECK(scene.thrusters[0].name == "t");
+  CHECK(scene.thrusters[0].axis_B.isApprox(Eigen::Vector3d::UnitX()));
+}
