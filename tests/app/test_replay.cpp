@@ -115,17 +115,14 @@ TEST_CASE("replay: the box of an inertia has the edges of the box that has that 
   CHECK((sorted - Eigen::Vector3d(c, b, a)).norm() < 1e-12);
 }
 
-TEST_CASE("replay: each joint axis drawn is the line its child turns about") {
-  // Turning a revolute joint moves its child but not the joint's axis line: the axis and
-  // origin the scene gives in the child's frame, carried to the world, are the same at two
-  // joint positions (the world poses come from the model's forward kinematics).
-  const std::string yaml = stored_scenario(swing_file());
+// Turning a revolute joint moves its child but not the joint's axis line: the axis and
+// origin the scene gives in the child's frame, carried to the world, are the same at two
+// joint positions (the world poses come from the model's forward kinematics).
+static void check_joint_axes(const std::string& yaml) {
   const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
-  const uwsim::model::Model model = uwsim::model::build_model(uwsim::scenario::load_scenario_text(yaml, "swing"));
-  REQUIRE(scene.joints.size() == 4);
+  const uwsim::model::Model model = uwsim::model::build_model(uwsim::scenario::load_scenario_text(yaml, "axes"));
   REQUIRE(scene.bodies.size() == model.bodies.size());
-  CHECK(scene.bodies[0].solid.source == "inertia");  // the vehicle has no shape
-  CHECK(scene.bodies[1].solid.kind == uwsim::app::ReplaySolid::Kind::cylinder);
+  REQUIRE_FALSE(scene.joints.empty());
   for (const uwsim::app::ReplayJoint& joint : scene.joints) {
     const auto& body = model.bodies[static_cast<std::size_t>(joint.body)];
     std::vector<double> x = model.x0;
@@ -136,6 +133,30 @@ TEST_CASE("replay: each joint axis drawn is the line its child turns about") {
     CHECK_FALSE(X0.R.isApprox(X1.R, 1e-6));  // the child did turn
     CHECK((X0.R * joint.axis_B - X1.R * joint.axis_B).norm() < 1e-12);
     CHECK((X0.p + X0.R * joint.p_B - X1.p - X1.R * joint.p_B).norm() < 1e-12);
+  }
+}
+
+TEST_CASE("replay: each joint axis drawn is the line its child turns about") {
+  SUBCASE("classic DH, modified DH and a tilted origin/axis joint, where the child frame is not the joint frame") {
+    check_joint_axes(R"(name: axes
+simulation: {duration: 1.0}
+bodies:
+  - {name: a, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+  - {name: b, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+  - {name: c, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+joints:
+  - {name: j1, type: revolute, parent: world, child: a, dh: {theta: 0.3, d: 0.1, a: 0.2, alpha: 0.7}}
+  - {name: j2, type: revolute, parent: a, child: b, origin: {xyz: [0.1, 0.2, 0.0], rpy: [0.4, -0.2, 0.9]}, axis: [0.6, 0.0, 0.8]}
+  - {name: j3, type: revolute, parent: b, child: c, mdh: {alpha: 0.5, d: 0.1, theta: 0.2, r: 0.15}}
+)");
+  }
+  SUBCASE("the arm-swing scenario as stored in its result file") {
+    const std::string yaml = stored_scenario(swing_file());
+    check_joint_axes(yaml);
+    const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
+    CHECK(scene.joints.size() == 4);
+    CHECK(scene.bodies[0].solid.source == "inertia");  // the vehicle has no shape
+    CHECK(scene.bodies[1].solid.kind == uwsim::app::ReplaySolid::Kind::cylinder);
   }
 }
 
