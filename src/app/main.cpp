@@ -12,6 +12,7 @@
 #include "app/exit_codes.h"
 #include "app/identify_command.h"
 #include "app/linearize_command.h"
+#include "app/replay_command.h"
 #include "app/run_command.h"
 #include "app/trim_command.h"
 #include "app/validate_command.h"
@@ -123,6 +124,23 @@ int identify_main(std::vector<char*> args) {
   return uwsim::app::identify(o);
 }
 
+void use_logger(bool quiet, bool verbose);
+
+int replay_main(std::vector<char*> args) {
+  CLI::App cli{"sim replay — the run in 3D: one self-contained HTML page that opens offline in a browser.\n"
+               "Usage: sim replay RESULT.h5 [-o FILE.html] [--frames N]"};
+  uwsim::app::ReplayOptions o;
+  bool quiet = false;
+  cli.add_option("result", o.input, "result file (HDF5)")->required();
+  cli.add_option("-o,--output", o.output, "the page to write (default: the result file with .html)");
+  cli.add_option("--frames", o.frames, "frame budget: longer runs show every k-th sample to stay within it")
+      ->check(CLI::Range(2, 1000000))->capture_default_str();
+  cli.add_flag("-q,--quiet", quiet, "print errors only");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(quiet, false);
+  return uwsim::app::replay_result(o);
+}
+
 void use_logger(bool quiet, bool verbose) {
   auto logger = spdlog::stderr_color_st("sim");
   logger->set_pattern("%^%l%$: %v");
@@ -198,6 +216,10 @@ int main(int argc, char** argv) {
     if (command == "identify") return identify_main(args);
     return command == "validate" ? validate_main(args) : describe_main(args);
   }
+  if (command == "replay") {
+    args.erase(args.begin() + 1);
+    return replay_main(args);
+  }
   if (command == "trim" || command == "linearize") {
     args.erase(args.begin() + 1);
     const std::string line = join_command_line(argc, argv);
@@ -209,6 +231,7 @@ int main(int argc, char** argv) {
                "Usage: sim [run] SCENARIO.yaml [options]\n"
                "       sim validate FILE... [--set key.path=value]...   check files without running\n"
                "       sim describe FILE.h5                             what a result file holds\n"
+               "       sim replay FILE.h5 [-o FILE.html]                the run in 3D in a browser page\n"
                "       sim compare A.h5 B.(h5|csv) [options]            how far a run is from another or from measurements\n"
                "       sim identify SCENARIO.yaml DATA [options]        an arm's dynamic parameters from positions and currents\n"
                "       sim trim SCENARIO.yaml                           find an equilibrium\n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the self-test of tools/plot.py (synthetic result file -> PNGs).
+# Runs the self-test of tools/plot.py (synthetic result file -> report pages and panels).
 # Usage: tests/tools/test_plot.sh [REPO_ROOT]   (default: this script's ../..)
 set -euo pipefail
 root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"

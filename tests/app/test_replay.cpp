@@ -1,0 +1,220 @@
+// `sim replay`: the scene it draws (solids, joint axes) and the page it writes. The page's
+// drawing is checked in a real browser by tests/tools/test_replay_browser.py.
+#include "app/replay_scene.h"
+
+#include <doctest/doctest.h>
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "model/build_model.h"
+#include "scenario/load_scenario.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSim = UWSIM_SIM_EXE;
+const std::string kSource = UWSIM_SOURCE_DIR;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("uwsim_replay_" + std::to_string(getpid()));
+  TempDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+const fs::path& test_dir() {
+  static const TempDir dir;
+  return dir.path;
+}
+
+int run(const std::string& command) {
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+// A 1 s run of the arm-swing scenario (51 samples at 50 Hz).
+const fs::path& swing_file() {
+  static const fs::path path = [] {
+    const fs::path out = test_dir() / "swing.h5";
+    REQUIRE(run("'" + kSim + "' -q '" + kSource + "/scenarios/bluerov2_arm_swing.yaml' --duration 1 -o '" + out.string() + "'") == 0);
+    return out;
+  }();
+  return path;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// The page's data: the JSON literal after "const DATA = ".
+nlohmann::json page_data(const fs::path& page) {
+  const std::string text = read_text(page);
+  const std::string marker = "const DATA = ";
+  const std::size_t start = text.find(marker);
+  REQUIRE(start != std::string::npos);
+  const std::size_t end = text.find(";\nconst THREE_VERSION", start);
+  REQUIRE(end != std::string::npos);
+  return nlohmann::json::parse(text.substr(start + marker.size(), end - start - marker.size()));
+}
+
+std::string stored_scenario(const fs::path& file) {
+  const hid_t f = H5Fopen(file.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t attribute = H5Aopen(f, "scenario", H5P_DEFAULT);
+  const hid_t type = H5Aget_type(attribute);
+  char* value = nullptr;
+  REQUIRE(H5Aread(attribute, type, &value) >= 0);
+  std::string text = value;
+  H5free_memory(value);
+  H5Tclose(type);
+  H5Aclose(attribute);
+  H5Fclose(f);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("replay: the box of an inertia has the edges of the box that has that inertia") {
+  // A 0.5 × 0.3 × 0.1 m box of 3 kg, turned by a known rotation: I = R diag(…) Rᵀ with
+  // I_x = m(b² + c²)/12 and its siblings (the box's own formula, written here).
+  const double m = 3.0, a = 0.5, b = 0.3, c = 0.1;
+  const Eigen::Vector3d principal(m * (b * b + c * c) / 12, m * (a * a + c * c) / 12, m * (a * a + b * b) / 12);
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  const Eigen::Matrix3d inertia = R * principal.asDiagonal() * R.transpose();
+  const uwsim::app::ReplaySolid solid = uwsim::app::box_of_inertia(m, inertia, Eigen::Vector3d(0.1, 0, 0.02));
+  CHECK(solid.source == "inertia");
+  CHECK(solid.center_B.isApprox(Eigen::Vector3d(0.1, 0, 0.02)));
+  CHECK(solid.R_BS.determinant() == doctest::Approx(1.0));
+  // Each solid axis carries its edge: the solid's inertia turned back equals the given one.
+  const Eigen::Vector3d e = solid.size;
+  const Eigen::Vector3d back(m * (e[1] * e[1] + e[2] * e[2]) / 12, m * (e[0] * e[0] + e[2] * e[2]) / 12,
+                             m * (e[0] * e[0] + e[1] * e[1]) / 12);
+  CHECK((solid.R_BS * back.asDiagonal() * solid.R_BS.transpose() - inertia).norm() < 1e-12);
+  Eigen::Vector3d sorted = e;
+  std::sort(sorted.data(), sorted.data() + 3);
+  CHECK((sorted - Eigen::Vector3d(c, b, a)).norm() < 1e-12);
+}
+
+// Turning a revolute joint moves its child but not the joint's axis line: the axis and
+// origin the scene gives in the child's frame, carried to the world, are the same at two
+// joint positions (the world poses come from the model's forward kinematics).
+static void check_joint_axes(const std::string& yaml) {
+  const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
+  const uwsim::model::Model model = uwsim::model::build_model(uwsim::scenario::load_scenario_text(yaml, "axes"));
+  REQUIRE(scene.bodies.size() == model.bodies.size());
+  REQUIRE_FALSE(scene.joints.empty());
+  for (const uwsim::app::ReplayJoint& joint : scene.joints) {
+    const auto& body = model.bodies[static_cast<std::size_t>(joint.body)];
+    std::vector<double> x = model.x0;
+    const auto X0 = uwsim::model::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
+    x[static_cast<std::size_t>(body.q_offset)] += 0.8;
+    const auto X1 = uwsim::model::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
+    CAPTURE(joint.name);
+    CHECK_FALSE(X0.R.isApprox(X1.R, 1e-6));  // the child did turn
+    CHECK((X0.R * joint.axis_B - X1.R * joint.axis_B).norm() < 1e-12);
+    CHECK((X0.p + X0.R * joint.p_B - X1.p - X1.R * joint.p_B).norm() < 1e-12);
+  }
+}
+
+TEST_CASE("replay: each joint axis drawn is the line its child turns about") {
+  SUBCASE("classic DH, modified DH and a tilted origin/axis joint, where the child frame is not the joint frame") {
+    check_joint_axes(R"(name: axes
+simulation: {duration: 1.0}
+bodies:
+  - {name: a, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+  - {name: b, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+  - {name: c, mass: 1.0, inertia: [0.01, 0.02, 0.03]}
+joints:
+  - {name: j1, type: revolute, parent: world, child: a, dh: {theta: 0.3, d: 0.1, a: 0.2, alpha: 0.7}}
+  - {name: j2, type: revolute, parent: a, child: b, origin: {xyz: [0.1, 0.2, 0.0], rpy: [0.4, -0.2, 0.9]}, axis: [0.6, 0.0, 0.8]}
+  - {name: j3, type: revolute, parent: b, child: c, mdh: {alpha: 0.5, d: 0.1, theta: 0.2, r: 0.15}}
+)");
+  }
+  SUBCASE("the arm-swing scenario as stored in its result file") {
+    const std::string yaml = stored_scenario(swing_file());
+    check_joint_axes(yaml);
+    const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
+    CHECK(scene.joints.size() == 4);
+    CHECK(scene.bodies[0].solid.source == "inertia");  // the vehicle has no shape
+    CHECK(scene.bodies[1].solid.kind == uwsim::app::ReplaySolid::Kind::cylinder);
+  }
+}
+
+TEST_CASE("replay: sim replay writes one page with the file's bodies, decimated to the frame budget") {
+  const fs::path page = test_dir() / "swing.html";
+  REQUIRE(run("'" + kSim + "' replay -q '" + swing_file().string() + "' -o '" + page.string() + "' --frames 10") == 0);
+  const nlohmann::json data = page_data(page);
+  CHECK(data["samples"] == 51);
+  const auto& time = data["time"];
+  CHECK(time.size() <= 10);
+  CHECK(time.front().get<double>() == 0.0);
+  CHECK(time.back().get<double>() == doctest::Approx(1.0));  // the last sample is always shown
+  CHECK(data["bodies"].size() == 5);
+  CHECK(data["joints"].size() == 4);
+  CHECK(data["bodies"][0]["position"].size() == 3 * time.size());
+  CHECK(data["bodies"][0]["quaternion"].size() == 4 * time.size());
+  CHECK(data["warning"] == "");
+  const std::string text = read_text(page);
+  CHECK(text.find("<script src") == std::string::npos);  // nothing fetched: three.js is inline
+  CHECK(text.find("REVISION") != std::string::npos);
+}
+
+TEST_CASE("replay: a file whose scenario does not load still replays its bodies, with a warning") {
+  const fs::path copy = test_dir() / "no_scenario.h5";
+  fs::copy_file(swing_file(), copy, fs::copy_options::overwrite_existing);
+  const hid_t f = H5Fopen(copy.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  REQUIRE(H5Adelete(f, "scenario") >= 0);
+  H5Fclose(f);
+  const fs::path page = test_dir() / "no_scenario.html";
+  REQUIRE(run("'" + kSim + "' replay -q '" + copy.string() + "' -o '" + page.string() + "'") == 0);
+  const nlohmann::json data = page_data(page);
+  CHECK(data["bodies"].size() == 5);
+  CHECK(data["bodies"][0]["solid"]["source"] == "unknown");
+  CHECK(data["joints"].empty());
+  CHECK(data["warning"].get<std::string>().find("scenario") != std::string::npos);
+}
+
+TEST_CASE("replay: a missing or non-result file is an error with exit code 2 and writes nothing") {
+  const fs::path page = test_dir() / "missing.html";
+  CHECK(run("'" + kSim + "' replay -q '" + (test_dir() / "nothing.h5").string() + "' -o '" + page.string() + "' 2>/dev/null") == 2);
+  const fs::path text = test_dir() / "not_hdf5.h5";
+  std::ofstream(text) << "time,x\n0,1\n";
+  CHECK(run("'" + kSim + "' replay -q '" + text.string() + "' -o '" + page.string() + "' 2>/dev/null") == 2);
+  CHECK_FALSE(fs::exists(page));
+}
+
+TEST_CASE("replay: a scenario with CSV channels replays without its CSV file beside it") {
+  // The stored scenario names replay.csv relative to where the scenario was; the test runs
+  // elsewhere, so loading it as it is fails, and the replay (which needs no channel values)
+  // turns the channels into constants first.
+  const fs::path result = test_dir() / "csv.h5";
+  REQUIRE(run("'" + kSim + "' -q '" + std::string(UWSIM_TEST_DATA_DIR) + "/inputs/replay.yaml' -o '" + result.string() + "'") == 0);
+  const std::string yaml = stored_scenario(result);
+  REQUIRE(yaml.find("type: csv") != std::string::npos);
+  CHECK_THROWS_AS(uwsim::scenario::load_scenario_text(yaml, (test_dir() / "elsewhere.yaml").string()), uwsim::scenario::ScenarioError);
+  const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
+  REQUIRE(scene.thrusters.size() == 1);
+  CHECK(scene.thrusters[0].name == "t");
+  CHECK(scene.thrusters[0].axis_B.isApprox(Eigen::Vector3d::UnitX()));
+}
