@@ -27,6 +27,8 @@ class SourceMap {
   int add(const std::string& file, const std::string& text);
   // A diagnostic of the root file at a shifted line → its own file and line.
   void relocate(Diagnostic& d) const;
+  // Every file added, each once, as it was opened.
+  std::vector<std::string> files() const;
 
  private:
   struct Segment {

@@ -2,7 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <sstream>
+#include <string_view>
+
+#include "scenario/read_file.h"
 
 namespace uwsim::scenario {
 
@@ -37,17 +40,22 @@ std::optional<double> number_of(const std::string& text) {
 }  // namespace
 
 std::optional<CsvFile> read_csv_file(const std::string& path, std::vector<Diagnostic>& problems) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    problems.push_back({path, 0, 0, "cannot open the CSV file"});
+  std::string why;
+  std::optional<std::string> text = read_input_file(path, why);
+  if (!text) {
+    problems.push_back({path, 0, 0, why});
     return std::nullopt;
   }
+  // A UTF-8 byte order mark, as spreadsheet programs write, is not part of the first name.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (std::string_view(*text).substr(0, kBom.size()) == kBom) text->erase(0, kBom.size());
+  normalize_line_ends(*text);
+  std::istringstream in(*text);
   CsvFile csv;
   csv.path = path;
   std::string line;
   bool ok = true;
   for (int number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos || line.front() == '#') continue;
     std::vector<CsvFile::Cell> cells = split(line);
     if (csv.header.empty()) {

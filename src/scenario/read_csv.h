@@ -1,7 +1,7 @@
 // CSV files of logged commands, for `inputs` of type csv: a header line of column names, then
 // one line per sample, cells separated by ','. Blank lines and lines starting with '#' are
-// skipped; spaces around cells, a '\r' at the end of a line and double quotes around header
-// names are ignored.
+// skipped; spaces around cells and double quotes around header names are ignored. A regular
+// file of at most 16 MiB, lines ending in LF, CR LF or CR, optionally a UTF-8 byte order mark.
 #pragma once
 
 #include <optional>
@@ -28,7 +28,8 @@ struct CsvFile {
 };
 
 // Reads and splits the file; problems (unreadable, no header, a row with another number of
-// cells than the header) are appended to `problems` at their line and column.
+// cells than the header) are appended to `problems` at their line and column (line 0: the
+// file as a whole, the message saying why it cannot be read).
 std::optional<CsvFile> read_csv_file(const std::string& path, std::vector<Diagnostic>& problems);
 
 // The numbers of column `index` (one per row); a cell that is not a number is reported.

@@ -81,11 +81,18 @@ void read_csv_channel(Reader& r, Mapping& m, inputs::Channel& c) {
   const auto csv = read_csv_file(path.string(), problems);
   if (!csv) {
     for (Diagnostic& d : problems) {
-      if (d.line > 0) r.add(std::move(d));
-      else r.error(file, "cannot read the CSV file " + path.string());
+      if (d.line > 0) {
+        r.add(std::move(d));
+      } else {
+        std::error_code ec;
+        const std::string where = std::filesystem::absolute(path, ec).lexically_normal().string();
+        r.error(file, "cannot read the CSV file " + path.string() + ": " + d.message +
+                          (d.message == "no such file" ? " (looked for " + where + "; CSV files are relative to the scenario file)" : ""));
+      }
     }
     return;
   }
+  r.note_file_read(path.string());
   auto index_of = [&](const std::string& name) -> long {
     for (std::size_t i = 0; i < csv->header.size(); ++i)
       if (csv->header[i] == name) return static_cast<long>(i);
