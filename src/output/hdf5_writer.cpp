@@ -234,7 +234,9 @@ void Writer::reserve(std::uint64_t bytes) {
   if (!reservation_) return;
   hsize_t size = 0;
   check(H5Fget_filesize(file_.get(), &size), "read the file's size");
-  reservation_->ensure(size, bytes + closing_bytes_, std::max<std::uint64_t>(std::uint64_t{16} << 20, 4 * closing_bytes_));
+  // While running, the room to close stays reserved beyond every write; close() spends it.
+  const std::uint64_t needed = closing_ ? bytes : bytes + closing_bytes_;
+  reservation_->ensure(size, needed, std::max<std::uint64_t>(std::uint64_t{16} << 20, 4 * closing_bytes_));
 }
 
 void Writer::write_chunk(Series& s, bool final) {
@@ -350,6 +352,7 @@ void Writer::flush() {
 void Writer::close() {
   if (!file_.valid()) return;
   // Close everything even if writing fails, so that the file is released either way.
+  closing_ = true;
   std::exception_ptr failure;
   try {
     write_unstored(true);

@@ -157,7 +157,8 @@ class Writer {
   Handle file_;
   int fd_ = -1;  // HDF5's own descriptor of the file, for the reservation
   std::optional<SpaceReservation> reservation_;
-  std::uint64_t closing_bytes_ = 1 << 20;  // what close() may still write: every buffer, and metadata
+  std::uint64_t closing_bytes_ = 256 << 10;  // what close() may still write: every buffer, and metadata
+  bool closing_ = false;
   std::vector<Series> series_;
   ChunkCodec codec_{kDeflateLevel};
   std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)

@@ -20,7 +20,7 @@ class SpaceReservation {
   SpaceReservation(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
 
   // Makes sure at least `needed` bytes past `file_size` are reserved, reserving `ahead` more
-  // bytes at a time. Throws OutputError (with errno) if the file system has no room.
+  // where there is room. Throws OutputError (with errno) if the file system has not `needed`.
   void ensure(std::uint64_t file_size, std::uint64_t needed, std::uint64_t ahead);
 
   // Returns the reserved blocks past `final_size` to the file system (after the file is

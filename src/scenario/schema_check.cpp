@@ -434,7 +434,9 @@ void unknown_keys(const Located& at, const std::vector<const json*>& schemas,
     key_at.path = join_path(at.path, name);
     key_at.segments.push_back(name);
     key_at.chain.push_back(it->second);
-    out.push_back(violation(key_at, it->first.Mark(), message, at.path));
+    // A key an override added has no place of its own; its value has (an include's set).
+    const YAML::Mark mark = it->first.Mark().is_null() ? it->second.Mark() : it->first.Mark();
+    out.push_back(violation(key_at, mark, message, at.path));
   }
 }
 
