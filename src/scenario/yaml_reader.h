@@ -75,12 +75,12 @@ std::optional<std::string> closest_match(std::string_view word,
 // is a recursive alias or hostile. Aliases can make a small file expand exponentially, and a
 // huge list costs time and memory before any check sees it: both are capped, in nodes
 // (scalars, lists and mappings; each use of an alias counts its whole value), over the
-// scenario and every part it includes. yaml-cpp 0.7 spends about 7 µs and 0.5 kB on a node
-// (measured on this project's machines), so 50 000 keep the worst document, with an error at
-// every node, within a second and 100 MB; a scenario needs a few hundred, a BlueROV2 part
+// scenario and every part it includes. yaml-cpp 0.7 spends 5–10 µs and 0.5 kB on a node
+// (measured on this project's machines), so 40 000 keep the worst document, with an error at
+// every node, well within a second and 100 MB; a scenario needs a few hundred, a BlueROV2 part
 // with its eight tabulated thrusters about 500.
 inline constexpr int kMaxNestingDepth = 32;
-inline constexpr long kMaxDocumentNodes = 50000;
+inline constexpr long kMaxDocumentNodes = 40000;
 
 // A document this wrong is not read to its end: the reader stops at this many errors (by
 // throwing TooManyProblems), so that the cost of an error (some hundred µs and kB in this

@@ -318,9 +318,9 @@ TEST_CASE("cli: hostile documents (a 60 000-item list, 10 000-deep nesting, 2 MB
   const Outcome big = run_sim("validate huge.yaml", dir);
   CHECK(big.exit_code == 2);
   CAPTURE(big.output);
-  // The 50 001st value, on line 3: 9 values come before the items (2 mappings, 4 keys, 2
-  // scalars, the list), so item 49 991 (from 0), at column 10 + 3·49991 ("bodies: [" then ", 1").
-  CHECK(big.output.find("huge.yaml:3:" + std::to_string(10 + 3 * 49991) + ": error: the document is too large: more than 50000 values") !=
+  // The 40 001st value, on line 3: 9 values come before the items (2 mappings, 4 keys, 2
+  // scalars, the list), so item 39 991 (from 0), at column 10 + 3·39991 ("bodies: [" then ", 1").
+  CHECK(big.output.find("huge.yaml:3:" + std::to_string(10 + 3 * 39991) + ": error: the document is too large: more than 40000 values") !=
         std::string::npos);
 
   write_file(dir / "large.yaml", "name: large\n#" + std::string(std::size_t{2} << 20, 'x') + "\n");
