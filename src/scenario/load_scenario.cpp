@@ -313,7 +313,10 @@ Scenario load(const std::string& path, const std::string* given_text,
               const std::vector<std::string>& overrides, SourceMap& sources,
               std::vector<Diagnostic>& diagnostics, bool& stopped) {
   std::optional<std::string> text;
-  if (given_text) {
+  if (given_text && given_text->size() > kMaxYamlBytes) {
+    diagnostics.push_back({path, 0, 0, "the text is larger than " + std::to_string(kMaxYamlBytes >> 20) +
+                                           " MiB; a scenario takes a few kB"});
+  } else if (given_text) {
     text = *given_text;
     normalize_line_ends(*text);
   } else {
@@ -416,6 +419,8 @@ Scenario load_checked(const std::string& path, const std::string* text,
     scenario = load(path, text, overrides, sources, diagnostics, stopped);
   } catch (const YAML::Exception& e) {
     diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
+  } catch (const TooManyProblems&) {
+    stopped = true;
   } catch (const std::exception& e) {
     // Bad input must surface as a diagnostic, never as some other exception.
     diagnostics.push_back({path, 0, 0, std::string("cannot read the scenario: ") + e.what()});

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Core>
+#include <exception>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -86,7 +87,9 @@ inline constexpr long kMaxDocumentNodes = 40000;
 // throwing TooManyProblems), so that the cost of an error (some hundred µs and kB in this
 // loader) cannot add up over a document of 10^5 wrong values.
 inline constexpr std::size_t kStopAfterProblems = 1000;
-struct TooManyProblems {};
+struct TooManyProblems : std::exception {
+  const char* what() const noexcept override { return "too many problems: reading stopped"; }
+};
 
 // Calls `report` for each key given twice in one mapping (yaml-cpp 0.7 silently keeps both)
 // and once if the tree is nested or aliased beyond anything a scenario needs, which would
