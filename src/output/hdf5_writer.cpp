@@ -274,9 +274,8 @@ void Writer::append(std::size_t id, const double* row) {
   Series& s = at(id);
   const auto write_full = [&] {
     write_chunk(s, false);
-    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(kChunkRows)});
+    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), kChunkRows});
     s.canonical_stored = 0;
-    s.canonical_raw = false;
   };
   // A full buffer here means the write after the previous append failed: retry it first.
   if (s.buffered == kChunkRows) write_full();
@@ -290,7 +289,7 @@ void Writer::write_unstored(bool final) {
     Series& s = series_[id];
     // A run without timed commits writes what it has not written yet; this file may have more.
     if (s.buffered > s.canonical_stored) {
-      log({LoggedCall::chunk, final, static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(s.buffered)});
+      log({LoggedCall::chunk, final, static_cast<std::uint32_t>(id), s.buffered});
       s.canonical_stored = s.buffered;
     }
     if (s.buffered > s.stored) write_chunk(s, final);

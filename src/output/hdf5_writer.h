@@ -78,9 +78,8 @@ struct Series {
   hsize_t stored = 0;                // of those, rows written to the file (a partial chunk)
   hsize_t extent = 0;                // the dataset's length as HDF5 holds it now
   bool raw = false;                  // the current chunk is stored unfiltered (rewritten in place)
-  // What a run without timed commits would have written of the current chunk (the log's view).
+  // Of the buffered rows, those a run without timed commits would have written (the log's view).
   hsize_t canonical_stored = 0;
-  bool canonical_raw = false;
 };
 
 // One call of the canonical sequence (what a run without timed commits does), for the rewrite.
