@@ -1,7 +1,5 @@
 #pragma once
 
-#include <csignal>
-
 namespace uwsim::app {
 
 // The process exit codes `sim` promises (README "Command line").
@@ -17,6 +15,5 @@ enum ExitCode : int {
 // A run stopped by a signal ends with 128 + its number: SIGHUP 129, SIGINT 130, SIGPIPE 141,
 // SIGTERM 143 (the shell's convention); the file holds what came before and says so.
 constexpr int exit_code_for_signal(int signal_number) { return 128 + signal_number; }
-inline constexpr int kInterrupted = 128 + SIGINT;
 
 }  // namespace uwsim::app
