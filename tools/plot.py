@@ -18,6 +18,12 @@ A body / joint is any group directly holding a `position` dataset (bodies: or an
 `euler` / `velocity` one) at any depth below /bodies or /joints; its name is the path
 below that group (e.g. arm1/link2), with '/' written as '_' in PNG file names.
 Other groups are ignored; missing datasets are skipped with a warning.
+
+tools/plot.py --compare RUN.h5 [RUN.h5 ...] --body NAME -o FIGURE.png [--labels A B ...]
+overlays several runs of one body in one figure, as paper 000's Figs. 13 and 16 compare
+trials: its horizontal path (north against east, to scale), horizontal speed ‖(ṅ, ė)‖,
+heading ψ (unwrapped, degrees) and yaw rate r (deg/s). Each run is labelled by --labels,
+else by its `--set` overrides (root attribute `overrides`), else by its file name.
 Exit codes: 0 ok, 1 nothing to plot, 2 missing file / not a result file / unknown body.
 Needs Debian's python3-h5py, python3-numpy and python3-matplotlib.
 """
@@ -338,6 +344,59 @@ def plot_file(path, outdir=None, bodies=None):
                 + plot_connectors(f, t, tu, title, outdir))
 
 
+def rotation_from_quaternions(q):
+    """R_WB (n x 3 x 3) from unit quaternions [w, x, y, z] (n x 4), body → NED."""
+    w, x, y, z = q.T
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def compare_runs(paths, body, out, labels=None):
+    """Overlay one body's horizontal motion over several runs (see the module docstring)."""
+    if labels and len(labels) != len(paths):
+        raise ResultError(f"{len(labels)} labels for {len(paths)} runs")
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
+    (ax_path, ax_speed), (ax_yaw, ax_rate) = axes
+    for i, path in enumerate(paths):
+        if not os.path.isfile(path):
+            raise ResultError(f"no such file: {path}")
+        try:
+            f = h5py.File(path, "r")
+        except OSError as exc:
+            raise ResultError(f"cannot open {path} as HDF5: {exc}") from None
+        with f:
+            group = f.get(f"bodies/{body}")
+            if not isinstance(f.get("time"), h5py.Dataset) or not isinstance(group, h5py.Group):
+                raise ResultError(f"{path} has no /time or no body '{body}'")
+            t = np.asarray(f["time"][()], dtype=float)
+            pos = np.asarray(group["position"][()], dtype=float)
+            nu = np.asarray(group["velocity"][()], dtype=float)
+            R = rotation_from_quaternions(np.asarray(group["quaternion"][()], dtype=float))
+            v_W = np.einsum("nij,nj->ni", R, nu[:, :3])
+            yaw = np.unwrap(np.asarray(group["euler"][()], dtype=float)[:, 2])
+            label = labels[i] if labels else (text_attr(f, "overrides").replace("\n", " ") or
+                                              os.path.splitext(os.path.basename(path))[0])
+        ax_path.plot(pos[:, 1], pos[:, 0], label=label)
+        ax_speed.plot(t, np.hypot(v_W[:, 0], v_W[:, 1]), label=label)
+        ax_yaw.plot(t, np.degrees(yaw), label=label)
+        ax_rate.plot(t, np.degrees(nu[:, 5]), label=label)
+    ax_path.set(xlabel="east [m]", ylabel="north [m]", title="horizontal path")
+    ax_path.set_aspect("equal", adjustable="datalim")
+    ax_speed.set(xlabel="time [s]", ylabel="[m/s]", title="horizontal speed")
+    ax_yaw.set(xlabel="time [s]", ylabel="[deg]", title="heading ψ")
+    ax_rate.set(xlabel="time [s]", ylabel="[deg/s]", title="yaw rate r")
+    for ax in axes.flat:
+        ax.grid(True, alpha=0.4)
+    ax_path.legend(fontsize="x-small")
+    fig.suptitle(f"{body}: {len(paths)} runs")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    fig.savefig(out, dpi=90)
+    plt.close(fig)
+    return [out]
+
+
 def write_synthetic(path, n=500):
     """Write a fake result file: a vehicle `auv`, an ROV `rov` with a 2-link arm (bodies arm1/link1,
     arm1/link2, i.e. nested groups), revolute joints arm1/joint1, arm1/joint2 and a prismatic `slider`."""
@@ -406,9 +465,15 @@ def selftest():
             del f["joints/slider"], f["bodies"]
         ok = ok and [os.path.basename(p) for p in plot_file(path, os.path.join(tmp, "rev"))] == [
             "joints.png", "thrusters.png", "connectors.png"]
+        # --compare: one figure of two runs of one body
+        other = os.path.join(tmp, "other.h5")
+        write_synthetic(other)
+        figure = os.path.join(tmp, "cmp", "compare.png")
+        ok = ok and compare_runs([other, other], "auv", figure, ["a", "b"]) == [figure] and os.path.getsize(figure) > 0
         h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
         with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
-            for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"]):
+            for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"],
+                         ["--compare", other, "--body", "nobody", "-o", figure]):
                 ok = ok and main(argv) == 2
     print("selftest " + ("passed" if ok else "FAILED"))
     return 0 if ok else 1
@@ -417,12 +482,24 @@ def selftest():
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Plot a simulator result HDF5 file to PNGs.")
     parser.add_argument("result", nargs="?", help="result .h5 file")
+    parser.add_argument("--compare", nargs="+", metavar="RUN", help="overlay one body of these runs in one figure (-o FILE.png)")
+    parser.add_argument("--labels", nargs="+", help="--compare: a label per run")
     parser.add_argument("-o", "--outdir", help="output directory (default: <stem>_plots/ next to the file)")
     parser.add_argument("--body", nargs="+", action="extend", metavar="NAME", help="only plot these bodies")
     parser.add_argument("--selftest", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.selftest:
         return selftest()
+    if args.compare:
+        if not args.body or len(args.body) != 1 or not args.outdir:
+            parser.error("--compare needs one --body and -o FIGURE.png")
+        try:
+            written = compare_runs(args.compare, args.body[0], args.outdir, args.labels)
+        except (ResultError, KeyError) as exc:
+            print(f"plot.py: error: {exc}", file=sys.stderr)
+            return 2
+        print(written[0])
+        return 0
     if not args.result:
         parser.error("the RESULT file is required")
     try:

@@ -40,6 +40,7 @@ ThrusterState evaluate_thruster(const Thruster& t, double command, double advanc
                                 double lagged_value) {
   ThrusterState s;
   s.command = std::clamp(command, t.command_min, t.command_max);
+  s.advance_speed = advance_speed;
   const double wanted = commanded_lag_quantity(t, s.command);
   const double actual = t.time_constant > 0.0 ? lagged_value : wanted;
   if (t.time_constant > 0.0) s.lag_rate = (wanted - lagged_value) / t.time_constant;

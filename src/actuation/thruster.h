@@ -75,6 +75,7 @@ struct ThrusterState {
   double command = 0.0;        // after command_limits
   double shaft_speed = 0.0;    // rad/s (propeller); 0 otherwise
   double thrust = 0.0;         // N, along axis_B, after saturation
+  double advance_speed = 0.0;  // m/s, u_a of eq. 12: the thruster point's speed through the water along axis_B
   double lag_rate = 0.0;       // d/dt of the lagged state (0 without a lag)
 };
 

@@ -239,6 +239,11 @@ int describe_result(const std::string& path, std::FILE* out) {
   print_field(out, "file:", path);
   print_field(out, "scenario:", scenario);
   print_field(out, "status:", root("status").value_or("(missing)"));
+  if (const auto warnings = root("warnings"); warnings && !warnings->empty()) {
+    std::string text = *warnings;
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    print_field(out, "warnings:", text);
+  }
   print_field(out, "simulator:", simulator);
   print_field(out, "command:", root("command_line").value_or("(missing)"));
   print_field(out, "samples:", samples_text(t, time_readable));

@@ -8,7 +8,8 @@ enum ExitCode : int {
   kBadInput = 2,          // unreadable or invalid scenario, bad option, unusable output path,
                           // output taken by another run or equal to an input, absurd run size
   kNumericalFailure = 3,  // the simulation diverged; the file holds what came before
-  kOutputFailure = 4,     // the result file could not be written (full disk, I/O error): the
+  kNoEquilibrium = 4,     // sim trim (or linearize --trim) found no equilibrium
+  kOutputFailure = 5,     // the result file could not be written (full disk, I/O error): the
                           // previous result is untouched, what was written is in <output>.partial
 };
 

@@ -4,12 +4,17 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/compare_command.h"
 #include "app/describe_command.h"
 #include "app/exit_codes.h"
+#include "app/identify_command.h"
+#include "app/linearize_command.h"
 #include "app/run_command.h"
+#include "app/trim_command.h"
 #include "app/validate_command.h"
 #include "version.h"
 
@@ -57,22 +62,158 @@ int describe_main(std::vector<char*> args) {
   return uwsim::app::describe_result(file, stdout);
 }
 
+int compare_main(std::vector<char*> args) {
+  CLI::App cli{"sim compare — how far a run is from another run or from measurements, series by series:\n"
+               "RMSE, max and mean error, Pearson R, dynamic-time-warping distance, optionally the time shift.\n"
+               "Usage: sim compare A.h5 B.(h5|csv) [options]"};
+  uwsim::app::CompareOptions o;
+  double window = 0.0;
+  cli.add_option("a", o.a, "result file (HDF5); its sample times are the comparison's")->required();
+  cli.add_option("b", o.b, "result file or CSV of measurements (a time column and named columns)")->required();
+  cli.add_option("--map", o.maps, "compare A's series A_NAME with B's B_NAME (repeatable), e.g. bodies/rov/position/north=x");
+  cli.add_option("--series", o.series, "compare only A's series matching this name ('*' matches anything; repeatable)");
+  cli.add_option("--time-column", o.time_column, "B as CSV: the time column (s)")->capture_default_str();
+  cli.add_option("--units", o.units_file, "B as CSV: a file of `column: unit` lines");
+  auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")->check(CLI::NonNegativeNumber);
+  cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")->check(CLI::NonNegativeNumber);
+  cli.add_option("--format", o.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
+  cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  if (!dtw->empty()) o.dtw_window = window;
+  return uwsim::app::compare_files(o);
+}
+
+int identify_main(std::vector<char*> args) {
+  CLI::App cli{"sim identify — dynamic parameters from measurements.\n"
+               "Usage: sim identify SCENARIO.yaml DATA.(h5|csv) [--validate DATA] [options]\n"
+               "         base parameters of the scenario's arm from joint positions and motor currents (or efforts)\n"
+               "       sim identify --drag DATA.csv --speed COLUMN --force COLUMN [--variance COLUMN]\n"
+               "         quadratic + linear damping f = c1|u|u + c2 u from towing-tank data"};
+  uwsim::app::IdentifyOptions o;
+  double from = 0.0, to = 0.0;
+  cli.add_option("scenario", o.scenario, "scenario file (YAML) with the arm: kinematics, motors, levers");
+  cli.add_option("data", o.data, "identification record: result file or CSV (joints/<joint>/position, …/current or …/effort)");
+  cli.add_option("--validate", o.validation, "validation record: RMSE of the predicted currents on it (default: on DATA)");
+  cli.add_option("--set", o.overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
+  cli.add_option("--column", o.columns, "where a series is in a CSV: joints/<joint>/position=COLUMN (repeatable)");
+  cli.add_option("--time-column", o.time_column, "CSV: the time column (s)")->capture_default_str();
+  auto* from_opt = cli.add_option("--from", from, "use samples from this time on (s), in DATA and in the validation record");
+  auto* to_opt = cli.add_option("--to", to, "use samples up to this time (s)");
+  cli.add_option("--filter-order", o.filter_order, "order of the Butterworth low-pass on positions")->check(CLI::Range(1, 16))->capture_default_str();
+  cli.add_option("--cutoff", o.cutoff, "its cutoff in Hz (default: a twentieth of the sample rate, paper 003's normalised 0.1)")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--min-speed", o.min_speed, "leave a joint's rows out of the fit while it moves slower than this (rad/s or m/s)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cli.add_option("--seed", o.seed, "seed of the random states that find the base parameters")->capture_default_str();
+  cli.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
+  cli.add_option("--predictions", o.predictions, "write measured and predicted currents on the validation record to FILE.csv");
+  cli.add_option("--write-part", o.write_part, "write the identified parameters as a scenario part FILE.yaml");
+  cli.add_option("--drag", o.drag, "towing-tank CSV: fit f = c1|u|u + c2 u instead");
+  cli.add_option("--speed", o.speed, "--drag: the speed column (m/s or rad/s)");
+  cli.add_option("--force", o.force, "--drag: the force column (N or N m)");
+  cli.add_option("--variance", o.variance, "--drag: a column of each point's variance, to weight by 1/P (paper 000 eq. 36-37)");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  if (!from_opt->empty()) o.from = from;
+  if (!to_opt->empty()) o.to = to;
+  const bool drag = !o.drag.empty();
+  if (drag && (o.speed.empty() || o.force.empty())) return std::fprintf(stderr, "sim identify: --drag needs --speed and --force\n"), uwsim::app::kBadInput;
+  if (!drag && (o.scenario.empty() || o.data.empty()))
+    return std::fprintf(stderr, "sim identify: expected SCENARIO.yaml DATA (or --drag); see sim identify --help\n"), uwsim::app::kBadInput;
+  return uwsim::app::identify(o);
+}
+
+void use_logger(bool quiet, bool verbose) {
+  auto logger = spdlog::stderr_color_st("sim");
+  logger->set_pattern("%^%l%$: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+}
+
+// The options trim and linearize share: overrides and the trim problem's lists.
+void add_trim_options(CLI::App& cli, std::vector<std::string>& overrides, std::vector<std::string>& unknowns,
+                      std::vector<std::string>& steady) {
+  cli.add_option("--set", overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
+  cli.add_option("--unknown", unknowns, "a trim unknown, e.g. bodies.rov.pitch (repeatable; replaces trim.unknowns)")
+      ->allow_extra_args(false);
+  cli.add_option("--steady", steady, "a variable whose rate must vanish (repeatable; replaces trim.steady)")
+      ->allow_extra_args(false);
+}
+
+int trim_main(std::vector<char*> args, const std::string& command_line) {
+  CLI::App cli{"sim trim — find an equilibrium: the unknowns at which the steady rates vanish.\n"
+               "Usage: sim trim SCENARIO.yaml [--unknown NAME]... [--steady NAME]... [-o TRIMMED.yaml]"};
+  uwsim::app::TrimOptions options;
+  bool verbose = false;
+  cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
+  add_trim_options(cli, options.overrides, options.unknowns, options.steady);
+  auto* output = cli.add_option("-o,--output", "write the scenario with the equilibrium as its initial state (a new file)");
+  auto* json = cli.add_option("--json", "write the solution and residual as JSON");
+  cli.add_option("--tolerance", options.tolerance, "largest rate accepted as zero, SI units (default 1e-9)")
+      ->check(CLI::PositiveNumber);
+  cli.add_flag("-q,--quiet", options.quiet, "print errors only");
+  cli.add_flag("-v,--verbose", verbose, "print debugging details");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(options.quiet, verbose);
+  if (!output->empty()) options.scenario_output = output->as<std::string>();
+  if (!json->empty()) options.json_output = json->as<std::string>();
+  options.command_line = command_line;
+  return uwsim::app::trim_scenario(options);
+}
+
+int linearize_main(std::vector<char*> args, const std::string& command_line) {
+  CLI::App cli{"sim linearize — the linear model ż = A z + B δu and its modes at an operating point.\n"
+               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [-o FILE.h5]"};
+  uwsim::app::LinearizeOptions options;
+  bool verbose = false;
+  double at = 0.0;
+  cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
+  auto* at_opt = cli.add_option("--at", at, "simulate to TIME (s) and linearise there (default: the initial state)")
+                     ->check(CLI::NonNegativeNumber);
+  auto* trim_opt = cli.add_flag("--trim", options.trim, "solve the scenario's trim problem and linearise at its solution");
+  at_opt->excludes(trim_opt);
+  add_trim_options(cli, options.overrides, options.unknowns, options.steady);
+  auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5");
+  cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
+      ->check(CLI::PositiveNumber);
+  cli.add_flag("-q,--quiet", options.quiet, "print errors only");
+  cli.add_flag("-v,--verbose", verbose, "print debugging details");
+  if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(options.quiet, verbose);
+  if (!at_opt->empty()) options.at_time = at;
+  if (!output->empty()) options.output_path = output->as<std::string>();
+  options.command_line = command_line;
+  return uwsim::app::linearize_scenario(options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `sim run FILE` and `sim FILE` are the same command; `validate` and `describe` are their own.
+  // `sim run FILE` and `sim FILE` are the same command; the others are their own.
   std::vector<char*> args(argv, argv + argc);
   const std::string command = args.size() > 1 ? args[1] : "";
-  if (command == "validate" || command == "describe") {
+  if (command == "validate" || command == "describe" || command == "compare" || command == "identify") {
     args.erase(args.begin() + 1);
+    if (command == "compare") return compare_main(args);
+    if (command == "identify") return identify_main(args);
     return command == "validate" ? validate_main(args) : describe_main(args);
+  }
+  if (command == "trim" || command == "linearize") {
+    args.erase(args.begin() + 1);
+    const std::string line = join_command_line(argc, argv);
+    return command == "trim" ? trim_main(args, line) : linearize_main(args, line);
   }
   if (command == "run") args.erase(args.begin() + 1);
 
   CLI::App cli{"sim — simulate underwater vehicles and multibody systems from a YAML scenario.\n"
                "Usage: sim [run] SCENARIO.yaml [options]\n"
                "       sim validate FILE... [--set key.path=value]...   check files without running\n"
-               "       sim describe FILE.h5                             what a result file holds"};
+               "       sim describe FILE.h5                             what a result file holds\n"
+               "       sim compare A.h5 B.(h5|csv) [options]            how far a run is from another or from measurements\n"
+               "       sim identify SCENARIO.yaml DATA [options]        an arm's dynamic parameters from positions and currents\n"
+               "       sim trim SCENARIO.yaml                           find an equilibrium\n"
+               "       sim linearize SCENARIO.yaml [--at T | --trim]    linear model and modes"};
   cli.set_version_flag("--version", std::string("sim ") + UWSIM_VERSION);
   uwsim::app::RunOptions options;
   double duration = 0.0;

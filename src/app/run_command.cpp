@@ -174,8 +174,16 @@ int run_scenario(const RunOptions& options) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
+  // Warnings that do not stop a run (the scenario's, then the run's) are kept in the file.
+  std::string warnings;
+  for (const std::string& w : scenario.warnings) warnings += w + "\n";
+  for (const std::string& w : result.warnings) {
+    spdlog::warn("{}", w);
+    warnings += w + "\n";
+  }
   if (!write_failure) {
     try {
+      file->set_root_attribute("warnings", warnings);
       file->set_root_attribute("status", status_of(result));
       file->close();
     } catch (const output::OutputError& error) {

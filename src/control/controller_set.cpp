@@ -8,6 +8,7 @@
 #include "actuation/thrust_inverse.h"
 #include "control/attitude_error.h"
 #include "control/damped_least_squares.h"
+#include "control/pose_setpoint.h"
 #include "control/thrust_allocation.h"
 #include "control/thruster_configuration.h"
 #include "dynamics/pipeline.h"
@@ -38,8 +39,12 @@ ControllerSet::ControllerSet(const model::Model& model)
     clocks_.emplace_back(c.period);
     pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
     poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
+    transports_.emplace_back(c.transport);
+    base_controls_.emplace_back(c.base_velocity);
+    base_home_.emplace_back(Vec3::Zero());
   }
   chain_poses_.resize(longest);
+  chain_axes_.resize(longest);
 }
 
 double ControllerSet::next_sample_time() const {
@@ -49,9 +54,17 @@ double ControllerSet::next_sample_time() const {
 }
 
 double ControllerSet::rate_of(const inputs::CommandSource& source) const {
-  if (source.channel < 0) return 0.0;
   const auto k = static_cast<std::size_t>(source.channel);
+  if (source.channel < 0 || k >= plus_.size()) return 0.0;  // a held controller output: no rate
   return (plus_[k] - minus_[k]) / (2.0 * kRateStep);
+}
+
+const double* ControllerSet::bias(dynamics::Workspace& ws) {
+  if (!bias_valid_) {
+    dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
+    bias_valid_ = true;
+  }
+  return bias_.data();
 }
 
 bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
@@ -69,6 +82,9 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
       case ControllerKind::thrust_allocation: update_allocation(i, ws); break;
       case ControllerKind::pid: update_pid(i, t, x, ws); break;
       case ControllerKind::inverse_kinematics: update_inverse_kinematics(i, x, ws); break;
+      case ControllerKind::task_priority: update_task_priority(i, x, ws); break;
+      case ControllerKind::line_of_sight: update_line_of_sight(i, ws); break;
+      case ControllerKind::base_control: update_base_control(i, ws); break;
     }
     clocks_[i].advance(t);
   }
@@ -79,29 +95,23 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
   const model::Controller& c = model_.controllers[i];
   const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   const double* values = ws.inputs.data();
-  PoseSetpoint sp;
-  Vec3 rpy, rpy_plus, rpy_minus;
+  EulerPoseSetpoint euler;
   for (int k = 0; k < 3; ++k) {
-    sp.p_WBd_W[k] = c.position[k].value(values);
-    sp.v_WBd_W[k] = rate_of(c.position[k]);
-    rpy[k] = c.rpy[k].value(values);
-    rpy_plus[k] = c.rpy[k].channel >= 0 ? plus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
-    rpy_minus[k] = c.rpy[k].channel >= 0 ? minus_[static_cast<std::size_t>(c.rpy[k].channel)] : rpy[k];
+    euler.p_WBd_W[k] = c.position[k].value(values);
+    euler.v_WBd_W[k] = rate_of(c.position[k]);
+    euler.rpy_d[k] = c.rpy[k].value(values);
+    euler.rpy_rate_d[k] = rate_of(c.rpy[k]);
   }
-  sp.q_WBd = spatial::quaternion_from_euler_zyx(rpy[0], rpy[1], rpy[2]);
-  // ω_d in W: the turn from the attitude at t − δ to that at t + δ, over 2δ.
-  const Quat q_minus = spatial::quaternion_from_euler_zyx(rpy_minus[0], rpy_minus[1], rpy_minus[2]);
-  const Quat q_plus = spatial::quaternion_from_euler_zyx(rpy_plus[0], rpy_plus[1], rpy_plus[2]);
-  sp.w_WBd_W = spatial::rotation_from_quaternion(q_minus) * attitude_error(q_minus, q_plus) / (2.0 * kRateStep);
-
+  for (int k = 0; k < 6; ++k) euler.tau_ff_B[k] = c.wrench[k].value(values);
   VehicleState state;
   state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
   state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
   state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
+  const PoseSetpoint sp = resolve_setpoint(euler, state, c.held);
   poses_[i].update(t, sp, state);
 
   model::ControllerSignals& s = ws.controllers[i];
-  s.setpoint << sp.p_WBd_W, rpy;
+  s.setpoint << euler.p_WBd_W, euler.rpy_d;
   s.error = poses_[i].error();
   s.output = poses_[i].output();
 }
@@ -114,18 +124,21 @@ void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
   ColumnVector lower(n), upper(n);
   const spatial::Pose X_BW = vehicle.X_WB.inverse();
   for (Eigen::Index j = 0; j < n; ++j) {
-    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
+    const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
+    const actuation::Thruster& th = model_.thrusters[k];
     const spatial::Pose X_BL = X_BW * ws.bodies[static_cast<std::size_t>(th.body)].X_WB;
-    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B);
-    lower[j] = c.thrust_lower[static_cast<std::size_t>(j)];
-    upper[j] = c.thrust_upper[static_cast<std::size_t>(j)];
+    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B, th.reaction_torque);
+    const actuation::ThrustRange range = actuation::thrust_range(th, ws.thrusters[k].advance_speed);
+    lower[j] = range.lower;
+    upper[j] = range.upper;
   }
   const Vec6 tau_c_B = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
   const AllocationResult r = allocate_thrust(T, tau_c_B, c.damping, lower, upper);
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (Eigen::Index j = 0; j < n; ++j) {
-    const actuation::Thruster& th = model_.thrusters[static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)])];
-    ws.inputs[first + static_cast<std::size_t>(j)] = actuation::command_for_thrust(th, r.thrust[j]);
+    const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
+    ws.inputs[first + static_cast<std::size_t>(j)] =
+        actuation::command_for_thrust(model_.thrusters[k], r.thrust[j], ws.thrusters[k].advance_speed);
   }
   model::ControllerSignals& s = ws.controllers[i];
   s.setpoint = tau_c_B;
@@ -142,14 +155,11 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
                                                    : rate_of(c.setpoint);
   sample.position = x[body.q_offset];
   sample.velocity = x[body.v_offset];
-  if (c.feed_forward) {
-    if (!bias_valid_) {
-      dynamics::inverse_dynamics(model_, ws, nullptr, rnea_f_.data(), bias_.data());
-      bias_valid_ = true;
-    }
+  if (c.feed_forward && c.feeds_pid) {
+    sample.feed_forward = sample.setpoint_rate;  // a cascade's outer loop: velocity feed-forward q̇_d
+  } else if (c.feed_forward) {
     // A motor's pid commands a current: τ_ff through the motor's torque per ampere at q.
-    sample.feed_forward = bias_[static_cast<std::size_t>(body.v_offset - model_.nq)] /
-                          body.joint.actuator.torque_per_ampere(sample.position);
+    sample.feed_forward = bias(ws)[body.v_offset - model_.nq] / body.joint.actuator.torque_per_ampere(sample.position);
   }
   pids_[i].update(t, sample);
   ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();

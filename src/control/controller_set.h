@@ -1,9 +1,10 @@
 // The controllers of a run, stepped by the integrator driver (contract: control/sample_clock.h).
 //
 // At an accepted step end t, update(t, x, ws) takes the sample of every controller that is due,
-// in the model's order (pose_pd, thrust_allocation, inverse_kinematics, pid, so an allocation
-// reads the wrench its pose controller computed at the same instant, and a pid the q_d its IK
-// computed), and writes what they hold until
+// in the model's order (pose_pd, line_of_sight, task_priority, base_control, thrust_allocation,
+// inverse_kinematics, pid, so an allocation reads the wrench its pose or base controller computed
+// at the same instant, a base_control the reference of its kinematic controller, and a pid the
+// q_d its IK, task_priority or line_of_sight computed), and writes what they hold until
 // their next sample into the Workspace: the command slots after the channels and the
 // ControllerSignals (model/controller.h). Derivative evaluations only read those; they never
 // advance a controller, so the result does not depend on the integrator's stage times.
@@ -29,12 +30,17 @@
 //     q_d starts at the measured joint positions. It holds q_d and q̇_d, which the pids that
 //     name it as `setpoint` track. A setpoint in NED is brought into the base frame with the
 //     base's measured pose at the sample (its velocity is not fed forward).
+//   - task_priority, line_of_sight and base_control ([SverdrupThygeson2018] Sec. IV–V):
+//     controller_set_motion.cpp, from the measured poses and velocities of the sample; M₁₁ by
+//     dynamics::composite_inertia, n from the inverse dynamics' bias as for the pid above.
 // After the constructor nothing allocates.
 #pragma once
 
 #include <limits>
 #include <vector>
 
+#include "control/base_control.h"
+#include "control/line_of_sight.h"
 #include "control/pid.h"
 #include "control/pose_pd.h"
 #include "control/sample_clock.h"
@@ -58,7 +64,13 @@ class ControllerSet {
   void update_allocation(std::size_t i, dynamics::Workspace& ws);
   void update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
   void update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws);
+  // controller_set_motion.cpp
+  void update_task_priority(std::size_t i, const double* x, dynamics::Workspace& ws);
+  void update_line_of_sight(std::size_t i, dynamics::Workspace& ws);
+  void update_base_control(std::size_t i, dynamics::Workspace& ws);
+  spatial::Vec6 base_bias(std::size_t i, dynamics::Workspace& ws);
   double rate_of(const inputs::CommandSource& source) const;
+  const double* bias(dynamics::Workspace& ws);
 
   const model::Model& model_;
   std::vector<SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
@@ -67,9 +79,13 @@ class ControllerSet {
   std::vector<double> plus_, minus_; // channels at t ± δ
   std::vector<spatial::Vec6> rnea_f_;
   std::vector<double> bias_;         // h(q, v), nv entries
-  std::vector<std::vector<double>> ik_q_;  // per IK: q_d for its next sample
+  std::vector<std::vector<double>> ik_q_;  // per IK or task_priority: q_d for its next sample
   std::vector<bool> ik_started_;
-  std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain
+  std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain (task_priority: measured)
+  std::vector<spatial::Vec6> chain_axes_;   // S of each joint of a task_priority chain
+  std::vector<TransportControl> transports_;       // per line_of_sight (unused for other kinds)
+  std::vector<BaseVelocityControl> base_controls_; // per base_control
+  std::vector<spatial::Vec3> base_home_;           // per task_priority: p_bd, NED
   bool bias_valid_ = false;
 };
 

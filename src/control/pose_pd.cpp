@@ -32,7 +32,7 @@ PosePd::PosePd(const PosePdSettings& settings)
 bool PosePd::update(double t, const PoseSetpoint& setpoint, const VehicleState& state) {
   if (!clock_.due(t)) return false;
   const PoseError err = pose_error(setpoint, state);
-  const Vec6 pd = settings_.kp.cwiseProduct(err.e_B) + settings_.kd.cwiseProduct(err.e_rate_B);  // (4)
+  const Vec6 pd = settings_.kp.cwiseProduct(err.e_B) + settings_.kd.cwiseProduct(err.e_rate_B) + setpoint.tau_ff_B;  // (4)
   const Vec6 increment = settings_.ki.cwiseProduct(err.e_B) * clock_.period();                 // (6)
   for (int k = 0; k < 6; ++k) {
     const double raw = pd[k] + integral_[k] + increment[k];

@@ -7,7 +7,9 @@
 //   e_p_B = R_WBᵀ (p_d_W − p_WBo_W)                  position error in body axes        (1)
 //   e_θ_B = attitude_error(q_WB, q_WBd)               rotation vector (attitude_error.h) (2)
 //   ė_B   = [R_WBᵀ v_d_W − v_B ; R_WBᵀ ω_d_W − ω_B]   velocity error in body axes        (3)
-//   τ_B   = K_P ∘ [e_p_B; e_θ_B] + K_D ∘ ė_B          per-axis gains                     (4)
+//   τ_B   = K_P ∘ [e_p_B; e_θ_B] + K_D ∘ ė_B + τ_ff   per-axis gains                     (4)
+// τ_ff is a feed-forward wrench in body axes given with the setpoint: a pilot's stick demand
+// that the autopilot's mixer adds to its stabilising output, or a known disturbance.
 //   τ_B   clamped per axis to ±τ_max                                                   (5)
 // Optional integral action (a pose PID; K_I = 0 by default, Table 4 is a PD): the sampled
 //   I_k = I_{k−1} + K_I ∘ T e_k, added to (4) before (5),                                (6)
@@ -48,6 +50,7 @@ struct PoseSetpoint {
   spatial::Quat q_WBd = spatial::Quat(1.0, 0.0, 0.0, 0.0);    // [w x y z], body → NED
   spatial::Vec3 v_WBd_W = spatial::Vec3::Zero();              // m/s, rate of p_WBd_W
   spatial::Vec3 w_WBd_W = spatial::Vec3::Zero();              // rad/s, in NED
+  spatial::Vec6 tau_ff_B = spatial::Vec6::Zero();             // [X Y Z K M N], N and N m: (4)
 };
 
 struct VehicleState {

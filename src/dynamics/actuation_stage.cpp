@@ -28,7 +28,8 @@ void add_thruster_wrenches(const model::Model& model, const double* x, Workspace
 void add_controller_wrenches(const model::Model& model, Workspace& ws) {
   for (std::size_t i = 0; i < model.controllers.size(); ++i) {
     const model::Controller& c = model.controllers[i];
-    if (c.kind != model::ControllerKind::pose_pd || !c.applies_wrench) continue;
+    const bool wrench = c.kind == model::ControllerKind::pose_pd || c.kind == model::ControllerKind::base_control;
+    if (!wrench || !c.applies_wrench) continue;
     const Vec6 tau_B = ws.controllers[i].output.head<6>();
     ws.bodies[static_cast<std::size_t>(c.body)].F_Bo_B += spatial::from_fossen_order(tau_B);
   }

@@ -3,7 +3,7 @@
 //   thrusters   each thruster's command → thrust, added to its body's wrench about Bo
 //               ([Nielsen2018] eq. 9: F = t·τ at p, plus the reaction torque), after the
 //               fluid forces of the body-forces stage
-//   controllers the held wrench of each pose_pd that drives its body directly (no allocation
+//   controllers the held wrench of each pose_pd or base_control that drives its body directly (no allocation
 //               takes it), [X Y Z K M N] about Bo in B, added to that body (model/controller.h)
 //   rates       d/dt of the actuator states (thruster spin-up lags) into xdot
 // Joint actuators read the channels in the articulated-body stage (joint_forces.h).

@@ -44,4 +44,13 @@ Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws) {
   return H;
 }
 
+Mat6 composite_inertia(const model::Model& model, const Workspace& ws, int root) {
+  const auto r = static_cast<std::size_t>(root);
+  const spatial::Pose X_RW = ws.bodies[r].X_WB.inverse();
+  Mat6 Ic = Mat6::Zero();
+  for (auto b = r; b < static_cast<std::size_t>(model.bodies[r].tree_end); ++b)
+    Ic += spatial::inertia_to_parent(X_RW * ws.bodies[b].X_WB, model.bodies[b].M_B);
+  return Ic;
+}
+
 }  // namespace uwsim::dynamics

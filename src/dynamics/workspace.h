@@ -15,15 +15,10 @@ struct Workspace {
         inputs(model.inputs.channels.size() + static_cast<std::size_t>(model.control_slots), 0.0),
         thrusters(model.thrusters.size()), controllers(model.controllers.size()), connectors(model) {
     for (std::size_t i = 0; i < controllers.size(); ++i) {
-      const model::Controller& c = model.controllers[i];
-      using K = model::ControllerKind;
-      const Eigen::Index n = c.kind == K::pid ? 1 : c.kind == K::inverse_kinematics ? 3 : 6;
-      const Eigen::Index m = c.kind == K::thrust_allocation ? c.output_count()
-                             : c.kind == K::inverse_kinematics ? static_cast<Eigen::Index>(c.joints.size())
-                                                               : n;
-      controllers[i].setpoint.setZero(n);
-      controllers[i].error.setZero(n);
-      controllers[i].output.setZero(m);
+      const model::Controller::SignalSizes sizes = model.controllers[i].signal_sizes();
+      controllers[i].setpoint.setZero(sizes.setpoint);
+      controllers[i].error.setZero(sizes.error);
+      controllers[i].output.setZero(sizes.output);
     }
   }
   std::vector<BodyState> bodies;

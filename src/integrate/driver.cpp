@@ -37,7 +37,7 @@ class Run {
   Run(const model::Model& model, const Settings& settings, SampleSink& sink,
       const std::atomic<bool>* stop)
       : model_(model), settings_(settings), sink_(sink), stop_(stop), workspace_(model),
-        controllers_(model), rhs_{&model, &workspace_, 0.0},
+        controllers_(model), surface_(model), rhs_{&model, &workspace_, 0.0},
         x_(model.x0), x_sample_(model.x0.size()), xdot_sample_(model.x0.size()),
         last_sample_index_(std::max(1L, static_cast<long>(std::ceil(settings.duration * settings.output_rate - 1e-9)))) {
     for (double t : model.discontinuities()) {
@@ -103,6 +103,7 @@ class Run {
     dynamics::normalize_quaternions(model_, x_sample_.data());
     dynamics::evaluate(model_, t, x_sample_.data(), xdot_sample_.data(), workspace_);
     sink_.on_sample(t, x_sample_.data(), xdot_sample_.data(), workspace_);
+    surface_.check(model_, workspace_, t, result_.warnings);
     result_.end_time = t;
     ++next_sample_;
     if (const auto problem = find_violated_connector(model_, workspace_)) fail(t, *problem);
@@ -211,6 +212,7 @@ class Run {
   const std::atomic<bool>* stop_;
   dynamics::Workspace workspace_;
   control::ControllerSet controllers_;
+  SurfaceWatch surface_;
   RightHandSide rhs_;
   StateVector x_, x_sample_, xdot_sample_;
   std::vector<double> segment_ends_;

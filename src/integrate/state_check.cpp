@@ -89,4 +89,18 @@ std::optional<std::string> find_violated_connector(const model::Model& model, co
   return std::nullopt;
 }
 
+void SurfaceWatch::check(const model::Model& model, const dynamics::Workspace& ws, double t,
+                         std::vector<std::string>& warnings) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const double z = ws.bodies[b].X_WB.p.z();
+    if (above_[b] || !(z < 0.0)) continue;
+    above_[b] = true;
+    std::ostringstream out;
+    out.precision(4);
+    out << "body '" << model.bodies[b].name << "' rose above the surface (origin at z = " << z << " m) at t = " << t
+        << " s; the model has no free surface, so it still feels its whole buoyancy";
+    warnings.push_back(out.str());
+  }
+}
+
 }  // namespace uwsim::integrate

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dynamics/workspace.h"
 #include "model/model.h"
@@ -29,5 +30,18 @@ std::optional<std::string> find_divergence(const model::Model& model, const doub
 // "connector 'bolt' (bodies 'a' and 'b'): 0.0021 m apart", or nothing.
 std::optional<std::string> find_violated_connector(const model::Model& model, const dynamics::Workspace& ws,
                                                    const DivergenceLimits& limits = {});
+
+// The model has no free surface: a body above z = 0 still feels its whole buoyancy. Reports,
+// once per body, the first sample at which its origin is above the surface, as "body 'rov'
+// rose above the surface (origin at z = -0.12 m) at t = 3.4 s: …"; checked at output samples.
+class SurfaceWatch {
+ public:
+  explicit SurfaceWatch(const model::Model& model) : above_(model.bodies.size(), false) {}
+  // Appends a warning to `warnings` for each body that rises above z = 0 for the first time.
+  void check(const model::Model& model, const dynamics::Workspace& ws, double t, std::vector<std::string>& warnings);
+
+ private:
+  std::vector<bool> above_;
+};
 
 }  // namespace uwsim::integrate

@@ -1,8 +1,8 @@
 #include "model/build_controllers.h"
 
+#include <algorithm>
 #include <stdexcept>
 
-#include "actuation/thrust_inverse.h"
 #include "model/build_actuation.h"
 
 namespace uwsim::model {
@@ -23,6 +23,40 @@ int thruster_index(const Model& model, const std::string& name) {
   throw std::invalid_argument("build_model: no thruster named " + name);
 }
 
+// task_priority: the chain from the free root to the end effector, as for inverse_kinematics;
+// line_of_sight: the bodies of its listed joints. Both: the base is the tree's root.
+void build_motion_control(const scenario::ControllerSpec& spec, const Model& model, Controller& c) {
+  c.body = model.body_index(spec.end_effector);
+  if (c.body < 0) throw std::invalid_argument("build_model: no body named " + spec.end_effector);
+  c.base = model.bodies[static_cast<std::size_t>(c.body)].root;
+  c.p_EP_E = spec.point;
+  for (int k = 0; k < 3; ++k) c.position[k] = command_source(model.inputs, spec.position[k]);
+  if (spec.type == ControllerType::task_priority) {
+    c.kind = ControllerKind::task_priority;
+    for (int b = c.body; b != c.base; b = model.bodies[static_cast<std::size_t>(b)].parent) c.chain.insert(c.chain.begin(), b);
+    for (std::size_t k = 0; k < c.chain.size(); ++k)
+      if (model.bodies[static_cast<std::size_t>(c.chain[k])].joint.dof() == 1) c.joints.push_back(static_cast<int>(k));
+    for (int k = 0; k < 3; ++k) {
+      c.rpy[k] = command_source(model.inputs, spec.rpy[k]);
+      c.base_position[k] = command_source(model.inputs, spec.base_position[k]);
+    }
+    c.task_gain = spec.task_gain;
+    c.base_gain = spec.base_gain;
+    c.weights = spec.weights;
+    c.damping = spec.damping;
+    c.base_home_given = spec.base_home_given;
+  } else {
+    c.kind = ControllerKind::line_of_sight;
+    for (const std::string& joint : spec.chain_joints) {
+      c.joints.push_back(static_cast<int>(c.chain.size()));
+      c.chain.push_back(joint_body(model, joint));
+    }
+    c.path = spec.path;
+    c.transport = spec.transport;
+    c.transport.sample_period = c.period;
+  }
+}
+
 Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
   Controller c;
   c.name = spec.name;
@@ -41,21 +75,17 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.body = model.body_index(spec.body);
       c.pose = spec.pose;
       c.pose.sample_period = c.period;
+      c.held = spec.held;
       for (int k = 0; k < 3; ++k) {
         c.position[k] = command_source(model.inputs, spec.position[k]);
         c.rpy[k] = command_source(model.inputs, spec.rpy[k]);
       }
+      for (int k = 0; k < 6; ++k) c.wrench[k] = command_source(model.inputs, spec.wrench[k]);
       break;
     case ControllerType::thrust_allocation:
       c.kind = ControllerKind::thrust_allocation;
       c.damping = spec.damping;
-      for (const std::string& name : spec.thrusters) {
-        const int j = thruster_index(model, name);
-        c.thrusters.push_back(j);
-        const actuation::ThrustRange range = actuation::thrust_range(model.thrusters[static_cast<std::size_t>(j)]);
-        c.thrust_lower.push_back(range.lower);
-        c.thrust_upper.push_back(range.upper);
-      }
+      for (const std::string& name : spec.thrusters) c.thrusters.push_back(thruster_index(model, name));
       break;
     case ControllerType::inverse_kinematics: {
       c.kind = ControllerKind::inverse_kinematics;
@@ -76,6 +106,18 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
         if (model.bodies[static_cast<std::size_t>(c.chain[k])].joint.dof() == 1) c.joints.push_back(static_cast<int>(k));
       break;
     }
+    case ControllerType::task_priority:
+    case ControllerType::line_of_sight:
+      build_motion_control(spec, model, c);
+      break;
+    case ControllerType::base_control:
+      c.kind = ControllerKind::base_control;
+      c.base_velocity = spec.base_velocity;
+      c.base_velocity.sample_period = c.period;
+      c.cancel_coriolis = spec.cancel_coriolis;
+      c.cancel_damping = spec.cancel_damping;
+      c.cancel_restoring = spec.cancel_restoring;
+      break;
   }
   return c;
 }
@@ -84,14 +126,28 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
 
 void build_controllers(const scenario::Scenario& scenario, Model& model) {
   const int channels = static_cast<int>(model.inputs.channels.size());
-  for (ControllerType type : {ControllerType::pose_pd, ControllerType::thrust_allocation,
+  // A cascade's outer pid (named as another pid's setpoint) updates before its inner one.
+  const auto is_outer = [&](const scenario::ControllerSpec& spec) {
+    return spec.type == ControllerType::pid &&
+           std::any_of(scenario.controllers.begin(), scenario.controllers.end(), [&](const scenario::ControllerSpec& s) {
+             return s.type == ControllerType::pid && s.setpoint_controller == spec.name;
+           });
+  };
+  // The update order at a common sample (control/controller_set.h): wrench sources before the
+  // allocations that take them, kinematic controllers before what follows them, pids last.
+  for (ControllerType type : {ControllerType::pose_pd, ControllerType::line_of_sight, ControllerType::task_priority,
+                              ControllerType::base_control, ControllerType::thrust_allocation,
                               ControllerType::inverse_kinematics, ControllerType::pid}) {
-    for (const scenario::ControllerSpec& spec : scenario.controllers) {
-      if (spec.type != type) continue;
-      Controller c = build_one(spec, model);
-      c.output_slot = model.control_slots;
-      model.control_slots += c.output_count();
-      model.controllers.push_back(std::move(c));
+    for (bool outer_first : {true, false}) {
+      if (type != ControllerType::pid && !outer_first) continue;
+      for (const scenario::ControllerSpec& spec : scenario.controllers) {
+        if (spec.type != type || (type == ControllerType::pid && is_outer(spec) != outer_first)) continue;
+        Controller c = build_one(spec, model);
+        c.output_slot = model.control_slots;
+        c.feeds_pid = is_outer(spec);
+        model.control_slots += c.output_count();
+        model.controllers.push_back(std::move(c));
+      }
     }
   }
   for (Controller& c : model.controllers) {
@@ -99,7 +155,14 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
       const scenario::ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
         if (s.name == c.name) spec = &s;
-      if (!spec->setpoint_controller.empty()) {  // q_d and q̇_d of this joint from the IK
+      if (c.feeds_pid) continue;  // a cascade's outer loop drives its inner pid, not the joint
+      bool cascade = false;
+      for (Controller& outer : model.controllers) {
+        if (outer.kind != ControllerKind::pid || outer.name != spec->setpoint_controller) continue;
+        c.setpoint = inputs::CommandSource{channels + outer.output_slot, 0.0};  // its held velocity
+        cascade = true;
+      }
+      if (!spec->setpoint_controller.empty() && !cascade) {  // q_d and q̇_d of this joint from an IK, task_priority or LOS
         for (const Controller& ik : model.controllers) {
           if (ik.name != spec->setpoint_controller) continue;
           for (std::size_t j = 0; j < ik.joints.size(); ++j) {
@@ -114,6 +177,16 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
       actuation::JointActuator& actuator = model.bodies[static_cast<std::size_t>(c.body)].joint.actuator;
       if (actuator.kind == actuation::JointActuatorKind::none) actuator.kind = actuation::JointActuatorKind::effort;
       actuator.command = inputs::CommandSource{channels + c.output_slot, 0.0};
+    } else if (c.kind == ControllerKind::base_control) {
+      const scenario::ControllerSpec* spec = nullptr;
+      for (const auto& s : scenario.controllers)
+        if (s.name == c.name) spec = &s;
+      for (std::size_t i = 0; i < model.controllers.size(); ++i) {
+        if (model.controllers[i].name != spec->input) continue;
+        c.source = static_cast<int>(i);
+        c.body = model.controllers[i].base;
+      }
+      if (c.source < 0) throw std::invalid_argument("build_model: no task_priority or line_of_sight named " + spec->input);
     } else if (c.kind == ControllerKind::thrust_allocation) {
       const scenario::ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
@@ -124,7 +197,7 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
         model.controllers[i].applies_wrench = false;
         c.body = model.controllers[i].body;
       }
-      if (c.source < 0) throw std::invalid_argument("build_model: no pose_pd named " + spec->input);
+      if (c.source < 0) throw std::invalid_argument("build_model: no pose_pd or base_control named " + spec->input);
       for (std::size_t j = 0; j < c.thrusters.size(); ++j)
         model.thrusters[static_cast<std::size_t>(c.thrusters[j])].command =
             inputs::CommandSource{channels + c.output_slot + static_cast<int>(j), 0.0};

@@ -9,6 +9,9 @@
 //   M_A = diag(0.1·m, πρr²l, πρr²l, 0, πρr²l³/12, πρr²l³/12) at its centre     (paper 002)
 //   drag: X = ½ρ C_x π r², Y = ½ρ C_y 2 r l, Z = ½ρ C_z 2 r l, K = 0,
 //         M = ½ρ C_z 2r·l⁴/32, N = ½ρ C_y 2r·l⁴/32 (strip theory: ∫ s²|s| ds over the length)
+//   A cylinder along body y or z (`axis`) gets the same values with the axes renamed
+//   cyclically (x→y→z→x: along y the axial values go to Y and M, along z to Z and N); each
+//   drag coefficient stays with the direction of flow it is given for.
 // Box of edges (lx, ly, lz): ∇ = lx·ly·lz; drag on each face ½ρ C A, rotational drag by the same
 //   strip integral over the two edges normal to the rotation axis. No added mass is derived for
 //   boxes (the papers give none): give `added_mass` explicitly.

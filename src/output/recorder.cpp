@@ -132,10 +132,39 @@ void Recorder::add_controller_series(const model::Controller& c) {
     series.error = declare(group + "error", 3, "m", std::string("setpoint minus the point at the joint setpoints, ") + frame, {"x", "y", "z"});
     series.output = declare(group + "output", static_cast<int>(names.size()), "rad or m",
                                      "joint position setpoints q_d (revolute rad, prismatic m)", names);
+  } else if (c.kind == model::ControllerKind::task_priority) {
+    std::vector<std::string> names = {"u", "v", "w", "p", "q", "r"};
+    std::string units = "m/s, m/s, m/s, rad/s, rad/s, rad/s";  // one per column
+    for (int k : c.joints) {
+      const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint;
+      names.push_back(joint.name);
+      units += std::string(", ") + joint_units(joint, 1);
+    }
+    series.setpoint = declare(group + "setpoint", 6, "m, rad", "end effector pose setpoint: NED position and roll, pitch, yaw (ZYX)",
+                                       {"north", "east", "down", "roll", "pitch", "yaw"});
+    series.error = declare(group + "error", 9, "m, rad, m",
+                                    "end effector position error (NED), its attitude error (rotation vector, end effector frame), base position error (NED)",
+                                    {"north", "east", "down", "roll", "pitch", "yaw", "base_north", "base_east", "base_down"});
+    series.output = declare(group + "output", 6 + static_cast<int>(c.joints.size()), units,
+                                     "velocity references: the base's body-frame velocity, then each joint's rate (eq. 42)", names);
+  } else if (c.kind == model::ControllerKind::line_of_sight) {
+    series.setpoint = declare(group + "setpoint", 3, "rad, m/s, 1", "LOS heading, commanded surge speed, active path segment (0 = the first)",
+                                       {"heading", "speed", "segment"});
+    series.error = declare(group + "error", 3, "m, rad, m/s", "cross-track error (+ starboard of the path), heading error, surge speed error",
+                                    {"cross_track", "heading", "speed"});
+    series.output = declare(group + "output", 6, "m/s^2, rad/s^2", "commanded base acceleration (eq. 40-41), base body frame",
+                                     {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
+  } else if (c.kind == model::ControllerKind::base_control) {
+    series.setpoint = declare(group + "setpoint", 6, "m/s^2, rad/s^2", "commanded base acceleration a_b, base body frame",
+                                       {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
+    series.error = declare(group + "error", 6, "m/s, rad/s", "base velocity minus its reference (zero under a line_of_sight)",
+                                    {"u", "v", "w", "p", "q", "r"});
+    series.output = declare(group + "output", 6, "N, N m", "commanded base wrench about the base origin, base body frame (eq. 33)",
+                                     {"X", "Y", "Z", "K", "M", "N"});
   } else {
     std::vector<std::string> names;
     for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);
-    series.setpoint = declare(group + "setpoint", 6, "N, N m", "commanded body wrench (the pose controller's output)",
+    series.setpoint = declare(group + "setpoint", 6, "N, N m", "commanded body wrench (the input controller's output)",
                                        {"X", "Y", "Z", "K", "M", "N"});
     series.error = declare(group + "error", 6, "N, N m", "commanded minus allocated wrench (saturation, damping)",
                                     {"X", "Y", "Z", "K", "M", "N"});

@@ -6,13 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "control/base_control.h"
+#include "control/line_of_sight.h"
 #include "control/pid.h"
 #include "control/pose_pd.h"
+#include "control/pose_setpoint.h"
 #include "scenario/actuation_spec.h"
 
 namespace uwsim::scenario {
 
-enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics };
+enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
+                            base_control };
 
 struct ControllerSpec {
   std::string name;
@@ -22,7 +26,9 @@ struct ControllerSpec {
   // pid: drives `joint` (its effort, or its gear motor's current) toward `setpoint`.
   std::string joint;
   CommandSpec setpoint;
-  std::string setpoint_controller;     // or: the inverse_kinematics whose q_d for `joint` it tracks
+  std::string setpoint_controller;     // or: the inverse_kinematics, task_priority or line_of_sight
+                                       // whose q_d for `joint` it tracks, or (velocity mode) the
+                                       // position pid whose output it tracks
   control::PidSettings pid;            // sample_period set from rate
   bool feed_forward = false;           // τ_ff = h(q, v) by inverse dynamics
 
@@ -31,8 +37,11 @@ struct ControllerSpec {
   std::string body;
   CommandSpec position[3], rpy[3];
   control::PosePdSettings pose;        // Fossen-ordered gains and limits
+  control::HeldAxes held = control::kAllAxesHeld;  // pose_pd `hold`: [north east depth roll pitch yaw]
+  CommandSpec wrench[6];               // pose_pd: feed-forward [X Y Z K M N], N and N m
 
-  // thrust_allocation: the wrench of the pose_pd `input` → `thrusters`.
+  // thrust_allocation: the wrench of the pose_pd or base_control `input` → `thrusters`.
+  // base_control: `input` is the task_priority or line_of_sight it follows.
   std::string input;
   std::vector<std::string> thrusters;
   double damping = 0.0;                // λ of the damped pseudo-inverse (N; IK: m)
@@ -44,6 +53,21 @@ struct ControllerSpec {
   bool world_frame = false;
   double gain = 1.0;                   // Λ, 1/s
   std::vector<std::string> chain_joints;  // revolute/prismatic joints from the base to the end effector
+                                          // (line_of_sight: its `joints`, as listed)
+
+  // task_priority ([SverdrupThygeson2018] eq. 42): `end_effector`, `point`, `position` and `rpy`
+  // (the pose setpoint of E in NED), `damping` (λ) as above, and:
+  Eigen::Matrix<double, 6, 1> task_gain = Eigen::Matrix<double, 6, 1>::Zero();  // k_e (`gain`), 1/s
+  Eigen::Vector3d base_gain = Eigen::Vector3d::Zero();                           // k_b, 1/s
+  Eigen::VectorXd weights;                                                       // 6 + joints
+  bool base_home_given = false;
+  CommandSpec base_position[3];                                                  // NED, m
+  // line_of_sight (eq. 38–41): `end_effector` and `point` give the front point.
+  std::vector<control::PathSegment> path;
+  control::TransportSettings transport;  // sample_period set from rate
+  // base_control (eq. 33–35).
+  control::BaseVelocitySettings base_velocity;  // sample_period set from rate
+  bool cancel_coriolis = true, cancel_damping = true, cancel_restoring = true;  // the terms of n (eq. 35)
 };
 
 }  // namespace uwsim::scenario

@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -11,14 +12,20 @@
 #include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
+#include "scenario/urdf_part.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
 
 int SourceMap::add(const std::string& file, const std::string& text) {
+  return add(file, text, {});
+}
+
+int SourceMap::add(const std::string& file, const std::string& text,
+                   std::vector<std::pair<int, int>> origins) {
   const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   const int first = next_line_;
-  segments_.push_back(Segment{file, first, lines});
+  segments_.push_back(Segment{file, first, lines, std::move(origins)});
   next_line_ += lines;
   return first;
 }
@@ -30,6 +37,12 @@ void SourceMap::relocate(Diagnostic& d) const {
     if (line >= s.first_line && line < s.first_line + s.lines) {
       d.file = s.file;
       d.line = line - s.first_line + 1;
+      if (!s.origins.empty()) {
+        const auto k = static_cast<std::size_t>(line - s.first_line);
+        const auto [origin_line, origin_column] = s.origins[std::min(k, s.origins.size() - 1)];
+        d.line = origin_line;
+        d.column = origin_column;
+      }
       return;
     }
   }
@@ -53,6 +66,13 @@ constexpr std::size_t kMaxShiftedBytes = kMaxYamlBytes;
 constexpr const char* kSections[] = {"bodies", "joints", "manipulators", "thrusters"};
 
 const OverrideMap kNoOverrides;
+
+// A part named *.urdf is a URDF robot, read by urdf_part.h.
+bool is_urdf(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".urdf";
+}
 
 YAML::Node child_of(const YAML::Node& map, const std::string& key) {
   if (map.IsMap())
@@ -378,19 +398,30 @@ class Resolver {
     auto it = texts_.find(canonical);
     if (it == texts_.end()) {
       std::string why;
-      std::optional<std::string> text = read_input_file(path.string(), why, kMaxYamlBytes);
+      // A URDF file has its own bound (urdf_tree.cpp), checked as it is read.
+      std::optional<std::string> text =
+          read_input_file(path.string(), why, is_urdf(path) ? kMaxInputBytes : kMaxYamlBytes);
       if (!text) {
         reader_.error_first(file, "cannot read '" + shown + "': " + why);
         return std::nullopt;
       }
       normalize_line_ends(*text);
-      const std::string& s = *text;
+      std::string s = std::move(*text);
+      // A URDF robot is read into the YAML text of a part, each of whose lines records
+      // where in the URDF it came from (urdf_part.h).
+      std::vector<std::pair<int, int>> origins;
+      if (is_urdf(path)) {
+        auto part = read_urdf_part(shown, s, out_);
+        if (!part) return std::nullopt;
+        s = std::move(part->yaml);
+        for (const urdf::Position& p : part->lines) origins.emplace_back(p.line, p.column);
+      }
       shifted_bytes_ += s.size() + static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
       if (shifted_bytes_ > kMaxShiftedBytes) {
         reader_.error(file, "the included files are too large in all");
         return std::nullopt;
       }
-      const int first_line = sources_.add(shown, s);
+      const int first_line = sources_.add(shown, s, std::move(origins));
       it = texts_.emplace(canonical, Text{s, first_line}).first;
     }
     shifted_bytes_ += static_cast<std::size_t>(it->second.first_line);

@@ -17,7 +17,9 @@ namespace uwsim::scenario {
 // The files of one load and where their lines went. Every file is parsed with its text
 // shifted down by `first_line` blank lines, so that the marks of nodes from different files
 // never coincide once parts are spliced into one tree; diagnostics are recorded against the
-// root file at those shifted lines and moved back to their own file by relocate().
+// root file at those shifted lines and moved back to their own file by relocate(). A text
+// generated from another file (a URDF, see urdf_part.h) records, for each of its lines, the
+// line and column in that file it came from; relocate() reports there.
 class SourceMap {
  public:
   explicit SourceMap(std::string root_file) : root_file_(std::move(root_file)) {}
@@ -25,6 +27,10 @@ class SourceMap {
   const std::string& root_file() const { return root_file_; }
   // Reserves the lines of a file with this text; returns its first (0-based) shifted line.
   int add(const std::string& file, const std::string& text);
+  // As add, for `text` generated from `file`: line k of the text came from `origins[k]`
+  // (1-based line and column in `file`).
+  int add(const std::string& file, const std::string& text,
+          std::vector<std::pair<int, int>> origins);
   // A diagnostic of the root file at a shifted line → its own file and line.
   void relocate(Diagnostic& d) const;
   // Every file added, each once, as it was opened.
@@ -35,6 +41,7 @@ class SourceMap {
     std::string file;
     int first_line = 0;
     int lines = 0;
+    std::vector<std::pair<int, int>> origins;  // empty: the text is the file's own
   };
   std::string root_file_;
   std::vector<Segment> segments_;

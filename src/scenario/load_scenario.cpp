@@ -18,6 +18,7 @@
 #include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
+#include "scenario/trim_sections.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
@@ -265,7 +266,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   }
   Mapping m(reader, self,
             {"name", "description", "environment", "simulation", "inputs", "bodies", "joints",
-             "manipulators", "forces", "thrusters", "connectors", "controllers"});
+             "manipulators", "forces", "thrusters", "connectors", "controllers", "trim"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
@@ -299,6 +300,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   s.thrusters = read_thrusters(reader, m.get("thrusters"), s.bodies, channels);
   s.connectors = read_connectors(reader, m.get("connectors"), s);
   s.controllers = read_controllers(reader, m.get("controllers"), s, channels);
+  s.trim = read_trim(reader, m.get("trim"), s);
   return s;
 }
 

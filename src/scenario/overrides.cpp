@@ -222,4 +222,13 @@ OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& ar
   return applied;
 }
 
+std::string set_path_of(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '[') out += '.';
+    else if (c != ']') out += c;
+  }
+  return out;
+}
+
 }  // namespace uwsim::scenario

@@ -33,4 +33,8 @@ std::optional<std::string> set_path(const YAML::Node& root, const std::string& k
                                     const YAML::Node& value, std::string& failure,
                                     SchemaKind kind = SchemaKind::part);
 
+// The --set path of a value the reader found at `path`: "manipulators[0].links[1].joint" →
+// "manipulators.0.links.1.joint" (items by index, which --set accepts like names).
+std::string set_path_of(const std::string& path);
+
 }  // namespace uwsim::scenario

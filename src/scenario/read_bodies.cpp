@@ -173,11 +173,13 @@ bool read_shape(Reader& r, const Field& f, ShapeSpec& shape) {
     r.report(second.key.Mark(), second.path,
              f.path + ": give the solid either as 'cylinder' or as 'box', not both");
   } else if (cylinder.present()) {
-    Mapping c(r, cylinder, {"radius", "length"});
+    Mapping c(r, cylinder, {"radius", "length", "axis"});
     if (c.ok()) {
       shape.kind = ShapeSpec::Kind::cylinder;
       c.read("radius", shape.radius, Sign::positive, "m", true);
       c.read("length", shape.length, Sign::positive, "m", true);
+      if (const Field axis = c.get("axis"); axis.present())
+        if (auto k = r.choice(axis, {"x", "y", "z"})) shape.axis = static_cast<int>(*k);
     }
   } else if (box.present()) {
     Mapping b(r, box, {"size"});

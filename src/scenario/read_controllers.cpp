@@ -1,7 +1,9 @@
 // The `controllers` section (README "Controllers"): pid on a joint, pose_pd on a vehicle,
-// thrust_allocation from a pose_pd to thrusters. Checks every reference (joints, bodies,
-// thrusters, channels, other controllers) and the combinations that cannot work.
+// thrust_allocation from a pose_pd or base_control to thrusters, inverse kinematics, and the
+// motion-control framework of paper 002 (read_motion_control.cpp). Checks every reference
+// (joints, bodies, thrusters, channels, other controllers) and the combinations that cannot work.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -13,17 +15,27 @@ namespace uwsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics"};
+const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics",
+                                         "task_priority", "line_of_sight", "base_control"};
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
-                                        "thrusters", "damping", "end_effector", "point", "frame", "gain"};
+                                        "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold",
+                                        "base_gain", "weights", "base_position", "joints", "path", "look_ahead",
+                                        "heading_gain", "speed", "surge", "surge_kp", "surge_ki", "yaw_kp",
+                                        "yaw_kd", "cancel", "wrench"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
-    {"body", "position", "rpy", "kp", "ki", "kd", "limit"},
+    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench"},
     {"input", "thrusters", "damping"},
-    {"end_effector", "point", "frame", "position", "gain", "damping"}};
+    {"end_effector", "point", "frame", "position", "gain", "damping"},
+    {"end_effector", "point", "position", "rpy", "gain", "base_gain", "weights", "base_position", "damping"},
+    {"end_effector", "point", "joints", "path", "look_ahead", "heading_gain", "speed", "surge", "surge_kp",
+     "surge_ki", "yaw_kp", "yaw_kd"},
+    {"input", "kp", "ki", "cancel"}};
+
+}  // namespace
 
 std::string did_you_mean(const std::string& what, const std::string& name,
                          const std::vector<std::string>& known) {
@@ -38,25 +50,46 @@ std::optional<bool> read_flag(Reader& r, const Field& f) {
   return std::nullopt;
 }
 
-// Three commands (numbers or channel names).
-void read_commands3(Reader& r, const Field& f, const std::vector<std::string>& channels, CommandSpec* out) {
+// n commands (numbers or channel names).
+void read_commands(Reader& r, const Field& f, const std::vector<std::string>& channels, CommandSpec* out,
+                   std::size_t n) {
   if (!f.present()) return;
-  if (!f.value.IsSequence() || f.value.size() != 3) {
-    r.error(f, "expected a list of 3 commands (numbers or input channel names)");
+  if (!f.value.IsSequence() || f.value.size() != n) {
+    r.error(f, "expected a list of " + std::to_string(n) + " commands (numbers or input channel names)");
     return;
   }
-  for (std::size_t k = 0; k < 3; ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     const Field item(YAML::Node(YAML::NodeType::Undefined), f.value[k], index_path(f.path, k));
     if (auto c = read_command(r, item, channels)) out[k] = *c;
   }
 }
 
-struct Context {
-  const Scenario& scenario;
-  const std::vector<std::string>& channels;
-  std::vector<std::string> joint_names, free_bodies, body_names, thruster_names;
-  std::vector<std::string> ik_names;  // inverse_kinematics controllers (pid setpoints may name them)
-};
+namespace {
+
+// pose_pd `hold`: the setpoint axes it holds (control/pose_setpoint.h), each named once.
+void read_held_axes(Reader& r, const Field& f, control::HeldAxes& held) {
+  if (!f.present()) return;
+  static const std::vector<std::string> kAxes = {"north", "east", "depth", "roll", "pitch", "yaw"};
+  auto items = r.sequence(f);
+  if (!items) return;
+  if (items->empty()) {
+    r.error(f, "expected 1 to 6 of " + quoted_names(kAxes) + " (leave 'hold' out to hold all six)");
+    return;
+  }
+  control::HeldAxes out{};
+  for (const Field& item : *items) {
+    const auto k = r.choice(item, kAxes);
+    if (!k) return;
+    if (out[*k]) {
+      r.error(item, "axis '" + kAxes[*k] + "' is listed twice");
+      return;
+    }
+    out[*k] = true;
+  }
+  held = out;
+}
+
+using Context = ControllerContext;
 
 void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   const Field joint = m.require("joint");
@@ -77,9 +110,12 @@ void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
       c.joint = *s;
   }
   const Field setpoint = m.require("setpoint");
+  const auto names_controller = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), setpoint.value.Scalar()) != names.end();
+  };
   if (setpoint.present() && setpoint.value.IsScalar() &&
       std::find(cx.channels.begin(), cx.channels.end(), setpoint.value.Scalar()) == cx.channels.end() &&
-      std::find(cx.ik_names.begin(), cx.ik_names.end(), setpoint.value.Scalar()) != cx.ik_names.end())
+      (names_controller(cx.ik_names) || names_controller(cx.pid_names)))
     c.setpoint_controller = setpoint.value.Scalar();
   else if (auto s = read_command(r, setpoint, cx.channels))
     c.setpoint = *s;
@@ -108,12 +144,14 @@ void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
     else
       r.error(body, did_you_mean("body", *s, cx.body_names));
   }
-  read_commands3(r, m.require("position"), cx.channels, c.position);
-  read_commands3(r, m.get("rpy"), cx.channels, c.rpy);
+  read_commands(r, m.require("position"), cx.channels, c.position);
+  read_commands(r, m.get("rpy"), cx.channels, c.rpy);
+  read_commands(r, m.get("wrench"), cx.channels, c.wrench, 6);
   m.read("kp", c.pose.kp, Sign::non_negative, "");
   m.read("kd", c.pose.kd, Sign::non_negative, "");
   m.read("ki", c.pose.ki, Sign::non_negative, "");
   m.read("limit", c.pose.limit, Sign::positive, "");
+  read_held_axes(r, m.get("hold"), c.held);
 }
 
 void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
@@ -136,9 +174,18 @@ void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c
       r.error(item, did_you_mean("thruster", *s, cx.thruster_names));
     } else if (std::find(c.thrusters.begin(), c.thrusters.end(), *s) != c.thrusters.end()) {
       r.error(item, "thruster '" + *s + "' is listed twice");
-    } else if (it->thruster.model == actuation::ThrusterModel::propeller) {
-      r.error(item, "thruster '" + *s + "' is a propeller model, whose thrust depends on the flow; "
-                    "an allocation drives 'linear' and 'table' thrusters (their map is inverted)");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller && !it->thruster.speed_from_table &&
+               !(it->thruster.power_law.a * it->thruster.power_law.b < 0.0)) {
+      r.error(item, "thruster '" + *s + "': its shaft speed does not grow with the command (eq. 39 "
+                    "needs a·b < 0), so it cannot be inverted for the allocation");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller &&
+               !(std::isfinite(it->thruster.command_min) && std::isfinite(it->thruster.command_max))) {
+      r.error(item, "thruster '" + *s + "': a propeller driven by an allocation needs 'command_limits' "
+                    "(the commands the allocation may send)");
+    } else if (it->thruster.model == actuation::ThrusterModel::propeller && it->thruster.speed_from_table &&
+               !std::is_sorted(it->thruster.speed_table.y.begin(), it->thruster.speed_table.y.end())) {
+      r.error(item, "thruster '" + *s + "': its shaft speed table decreases somewhere, so it cannot be "
+                    "inverted for the allocation");
     } else if (it->thruster.model == actuation::ThrusterModel::table &&
                !std::is_sorted(it->thruster.thrust_table.y.begin(), it->thruster.thrust_table.y.end())) {
       r.error(item, "thruster '" + *s + "': its table's thrust decreases somewhere, so it cannot be "
@@ -174,7 +221,7 @@ void read_inverse_kinematics(Reader& r, Mapping& m, const Context& cx, Controlle
                         *s + "' and its base, got " + std::to_string(c.chain_joints.size()));
     }
   }
-  read_commands3(r, m.require("position"), cx.channels, c.position);
+  read_commands(r, m.require("position"), cx.channels, c.position);
   m.read("point", c.point, Sign::any, "m");
   if (auto f = r.choice(m.get("frame"), {"base", "world"})) c.world_frame = *f == 1;
   m.read("gain", c.gain, Sign::positive, "1/s");
@@ -213,7 +260,7 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     check_motor_inputs(r, scenario, {});
     return out;
   }
-  Context cx{scenario, channels, {}, {}, {}, {}, {}};
+  Context cx{scenario, channels, {}, {}, {}, {}, {}, {}};
   for (const JointSpec& j : scenario.joints) cx.joint_names.push_back(j.name);
   for (const BodySpec& b : scenario.bodies) {
     cx.body_names.push_back(b.name);
@@ -225,8 +272,12 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     const YAML::Node& node = item.value;
     if (!node.IsMap()) continue;
     const YAML::Node type = node["type"], name = node["name"];
-    if (type.IsDefined() && type.IsScalar() && type.Scalar() == "inverse_kinematics" && name.IsDefined() && name.IsScalar())
-      cx.ik_names.push_back(name.Scalar());
+    const bool kinematic = type.IsDefined() && type.IsScalar() &&
+                           (type.Scalar() == "inverse_kinematics" || type.Scalar() == "task_priority" ||
+                            type.Scalar() == "line_of_sight");
+    if (kinematic && name.IsDefined() && name.IsScalar()) cx.ik_names.push_back(name.Scalar());
+    if (type.IsDefined() && type.IsScalar() && type.Scalar() == "pid" && name.IsDefined() && name.IsScalar())
+      cx.pid_names.push_back(name.Scalar());
   }
 
   std::map<std::string, std::string> names;
@@ -277,27 +328,73 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
                               " only, not to '" + kTypes[*type] + "'");
     }
     c.pid.sample_period = c.pose.sample_period = 1.0 / c.rate;
-    if (c.type == ControllerType::pid) read_pid(r, m, cx, c);
-    else if (c.type == ControllerType::pose_pd) read_pose_pd(r, m, cx, c);
-    else if (c.type == ControllerType::thrust_allocation) read_allocation(r, m, cx, c);
-    else read_inverse_kinematics(r, m, cx, c);
+    c.transport.sample_period = c.base_velocity.sample_period = 1.0 / c.rate;
+    switch (c.type) {
+      case ControllerType::pid: read_pid(r, m, cx, c); break;
+      case ControllerType::pose_pd: read_pose_pd(r, m, cx, c); break;
+      case ControllerType::thrust_allocation: read_allocation(r, m, cx, c); break;
+      case ControllerType::inverse_kinematics: read_inverse_kinematics(r, m, cx, c); break;
+      case ControllerType::task_priority: read_task_priority(r, m, cx, c); break;
+      case ControllerType::line_of_sight: read_line_of_sight(r, m, cx, c); break;
+      case ControllerType::base_control: read_base_control(r, m, c); break;
+    }
     out.push_back(c);
   }
 
-  // Across controllers: one pid per joint, allocation inputs, one allocation per thruster and
-  // per pose_pd, thrusters on the vehicle's own tree.
+  // Across controllers: one pid per joint, base_control and allocation inputs, one allocation
+  // per thruster and per wrench, thrusters on the vehicle's own tree.
   std::map<std::string, std::string> joint_owner, thruster_owner, source_owner;
-  std::vector<std::string> pose_names;
-  for (const ControllerSpec& c : out)
-    if (c.type == ControllerType::pose_pd && !c.name.empty()) pose_names.push_back(c.name);
+  std::vector<std::string> pose_names, kinematic_names;
+  for (const ControllerSpec& c : out) {
+    if ((c.type == ControllerType::pose_pd || c.type == ControllerType::base_control) && !c.name.empty())
+      pose_names.push_back(c.name);
+    if ((c.type == ControllerType::task_priority || c.type == ControllerType::line_of_sight) && !c.name.empty())
+      kinematic_names.push_back(c.name);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {  // base_control: its input, and its body (the base)
+    ControllerSpec& c = out[i];
+    if (c.type != ControllerType::base_control || c.input.empty()) continue;
+    const Source& m = sources[i];
+    const auto source = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.input; });
+    if (source == out.end() || (source->type != ControllerType::task_priority && source->type != ControllerType::line_of_sight)) {
+      r.error(m.input, source == out.end() ? did_you_mean("task_priority or line_of_sight controller", c.input, kinematic_names)
+                                           : "controller '" + c.input + "' is not a task_priority or line_of_sight; a "
+                                             "base_control follows the base velocity or acceleration one of those computes");
+      c.input.clear();
+      continue;
+    }
+    if (auto [it, fresh] = source_owner.emplace(c.input, c.name); !fresh)
+      r.error(m.input, "'" + c.input + "' is already followed by '" + it->second + "'");
+    if (!source->end_effector.empty()) c.body = root_of(scenario, source->end_effector);
+  }
+  // A pid named as another pid's setpoint is the outer loop of a cascade: it drives no joint.
+  std::map<std::string, std::string> outer_of;  // outer pid → its inner pid
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const ControllerSpec& c = out[i];
+    if (c.type != ControllerType::pid || c.setpoint_controller.empty()) continue;
+    const auto outer = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.setpoint_controller; });
+    if (outer == out.end() || outer->type != ControllerType::pid) continue;
+    const Field& at = sources[i].setpoint;
+    if (c.pid.mode != control::PidMode::velocity)
+      r.error(at, "pid '" + c.setpoint_controller + "' outputs a velocity: a pid that takes it as setpoint needs mode: velocity");
+    else if (outer->pid.mode != control::PidMode::position || !outer->setpoint_controller.empty())
+      r.error(at, "pid '" + c.setpoint_controller + "' must be a position pid with its own setpoint (the outer loop of a cascade)");
+    else if (outer->joint != c.joint)
+      r.error(at, "pid '" + c.setpoint_controller + "' is on joint '" + outer->joint + "', not '" + c.joint + "': a cascade is on one joint");
+    else if (auto [it, fresh] = outer_of.emplace(c.setpoint_controller, c.name); !fresh)
+      r.error(at, "pid '" + c.setpoint_controller + "' is already the setpoint of '" + it->second + "'");
+  }
   for (std::size_t i = 0; i < out.size(); ++i) {
     ControllerSpec& c = out[i];
     const Source& m = sources[i];
-    if (c.type == ControllerType::pid && !c.joint.empty()) {
+    if (c.type == ControllerType::pid && !c.joint.empty() && !outer_of.count(c.name)) {
       if (auto [it, fresh] = joint_owner.emplace(c.joint, c.name); !fresh)
         r.error(m.joint, "joint '" + c.joint + "' is already driven by controller '" + it->second + "'");
     }
-    if (c.type == ControllerType::pid && !c.setpoint_controller.empty() && !c.joint.empty()) {
+    const auto is_pid = [&](const std::string& name) {
+      return std::any_of(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == name && o.type == ControllerType::pid; });
+    };
+    if (c.type == ControllerType::pid && !c.setpoint_controller.empty() && !c.joint.empty() && !is_pid(c.setpoint_controller)) {
       const auto ik = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.setpoint_controller; });
       if (ik != out.end() && std::find(ik->chain_joints.begin(), ik->chain_joints.end(), c.joint) == ik->chain_joints.end())
         r.error(m.setpoint, "joint '" + c.joint + "' is not in the chain of '" + c.setpoint_controller + "' (" +
@@ -305,9 +402,10 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     }
     if (c.type != ControllerType::thrust_allocation || c.input.empty()) continue;
     const auto source = std::find_if(out.begin(), out.end(), [&](const ControllerSpec& o) { return o.name == c.input; });
-    if (source == out.end() || source->type != ControllerType::pose_pd) {
-      r.error(m.input, source == out.end() ? did_you_mean("pose_pd controller", c.input, pose_names)
-                                                  : "controller '" + c.input + "' is not a pose_pd; an allocation takes a pose_pd's wrench");
+    if (source == out.end() || (source->type != ControllerType::pose_pd && source->type != ControllerType::base_control)) {
+      r.error(m.input, source == out.end() ? did_you_mean("pose_pd or base_control controller", c.input, pose_names)
+                                           : "controller '" + c.input + "' is not a pose_pd or base_control; an allocation "
+                                             "takes the wrench of one of those");
       c.input.clear();
       continue;
     }

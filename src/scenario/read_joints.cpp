@@ -268,6 +268,7 @@ void read_joints(Reader& reader, const Field& field, Assembly& out) {
       if (auto s = reader.string(source.child)) j.child = *s;
       read_joint_properties(reader, m, item, PlacementRule::any, j);
     }
+    j.key_path = set_path_of(item.path);
     out.joints.push_back(std::move(j));
     out.joint_sources.push_back(std::move(source));
   }

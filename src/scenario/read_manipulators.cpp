@@ -114,6 +114,7 @@ void read_manipulators(Reader& r, const Field& field, const EnvironmentSpec& env
       e.body_source.name = NameSource{e.body_name_at, name_field, arm->size()};
       e.joint_source.name = NameSource{e.joint_name_at, name_field, arm->size()};
       e.joint.child = e.body.name;
+      e.joint.key_path = set_path_of(joint_field.path);
       JointSource& js = e.joint_source;
       js.item = joint_field.present() ? joint_field : link;
       js.child = link;

@@ -12,6 +12,7 @@
 
 #include "scenario/actuation_spec.h"
 #include "scenario/controller_spec.h"
+#include "scenario/trim_spec.h"
 
 namespace uwsim::scenario {
 
@@ -51,6 +52,7 @@ struct ShapeSpec {
   Kind kind = Kind::none;
   double radius = 0.0;                              // m, cylinder
   double length = 0.0;                              // m, cylinder
+  int axis = 0;                                     // cylinder: along body x (0), y (1) or z (2)
   Vector3 size = Vector3::Zero();                   // m, box edge lengths along x, y, z
   Vector3 center_B = Vector3::Zero();               // m, in the body frame
   Vector3 drag_coefficients = Vector3::Ones();      // C_d for flow along x, y, z
@@ -116,6 +118,7 @@ struct JointSpec {
   double friction = 0.0;     // Coulomb: N m or N, ≥ 0
   double effort = 0.0;       // constant applied torque or force
   JointActuatorSpec actuator;  // adds its command to `effort`
+  std::string key_path;      // its mapping as a --set path: "joints.2", "manipulators.0.links.1.joint"
 };
 
 enum class ForceFrame { body, world };
@@ -170,6 +173,7 @@ struct Scenario {
   // not be one of them. Warnings: problems that do not stop a run (file:line:column).
   std::vector<std::string> input_files;
   std::vector<std::string> warnings;
+  TrimSpec trim;                    // the `trim` block: sim trim's unknowns and steady rates
 };
 
 }  // namespace uwsim::scenario

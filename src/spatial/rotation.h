@@ -1,6 +1,7 @@
 // Attitude: unit quaternions q_WB = [w, x, y, z] (body → NED) stored as 4 raw doubles in the
 // state vector, and the rotation matrices and Euler angles derived from them.
-// References: [Nielsen2018] eq. 2–5 (R_b^n and T_q); [Fossen2011] eq. 2.18 (ZYX Euler angles).
+// References: [Nielsen2018] eq. 2–5 (R_b^n and T_q); [Fossen2011] eq. 2.18 (ZYX Euler angles),
+// eq. 2.28–2.29 (Euler-angle rates, here with the angular velocity in NED axes).
 #pragma once
 
 #include <Eigen/Core>
@@ -50,6 +51,26 @@ inline Quat quaternion_from_euler_zyx(double roll, double pitch, double yaw) {
   q << cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
       cr * cp * sy - sr * sp * cy;
   return q[0] < 0 ? Quat(-q) : q;
+}
+
+// The angular velocity in NED of a body whose ZYX angles rpy = (φ, θ, ψ) change at rpy_rate:
+//   ω_W = ψ̇·e_z + θ̇·Rz(ψ)e_y + φ̇·Rz(ψ)Ry(θ)e_x      (each rate about its own axis)
+// [Fossen2011] eq. 2.28 gives the same map in body axes; this is R_WB times it.
+inline Vec3 angular_velocity_from_euler_zyx_rates(const Vec3& rpy, const Vec3& rpy_rate) {
+  const double cp = std::cos(rpy[1]), sp = std::sin(rpy[1]);
+  const double cy = std::cos(rpy[2]), sy = std::sin(rpy[2]);
+  return rpy_rate[0] * Vec3(cy * cp, sy * cp, -sp) + rpy_rate[1] * Vec3(-sy, cy, 0.0) +
+         rpy_rate[2] * Vec3::UnitZ();
+}
+
+// The inverse: (φ̇, θ̇, ψ̇) from ω_W at the angles rpy. Singular at θ = ±90° (gimbal lock),
+// where roll and yaw turn about the same axis; there φ̇ is taken as 0 and ψ̇ carries the turn.
+inline Vec3 euler_zyx_rates(const Vec3& rpy, const Vec3& w_W) {
+  const double cp = std::cos(rpy[1]), sp = std::sin(rpy[1]);
+  const double cy = std::cos(rpy[2]), sy = std::sin(rpy[2]);
+  const double horizontal = cy * w_W.x() + sy * w_W.y();  // φ̇ cos θ
+  const double roll_rate = std::abs(cp) > 1e-9 ? horizontal / cp : 0.0;
+  return Vec3(roll_rate, -sy * w_W.x() + cy * w_W.y(), w_W.z() + sp * roll_rate);
 }
 
 }  // namespace uwsim::spatial

@@ -19,7 +19,7 @@ const double kC = std::sqrt(0.5);  // cos 45°
 
 // The T200 16 V table of scenarios/vehicles/bluerov2.yaml, read from the file.
 actuation::Thruster part_thruster() {
-  const std::string part = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_pwm.yaml";
+  const std::string part = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
   const scenario::Scenario s = scenario::load_scenario(part);
   REQUIRE(s.thrusters.size() == 8);
   return s.thrusters[0].thruster;

@@ -128,14 +128,14 @@ TEST_CASE("describe: a completed sim run shows its status, 51 samples, 5 bodies 
 TEST_CASE("describe: a dataset line shows its shape, units, description and columns") {
   const Described d = describe(swing_file());
   REQUIRE(d.exit_code == 0);
-  const std::string velocity = line_starting(d.text, "  /bodies/arm/upper_arm/velocity ");
+  const std::string velocity = line_starting(d.text, "  /bodies/uvms/arm/upper_arm/velocity ");
   REQUIRE(!velocity.empty());
   CHECK(velocity.find(" 51 × 6 ") != std::string::npos);
   CHECK(velocity.find(" m/s, rad/s ") != std::string::npos);
   CHECK(velocity.find("body-frame velocity") != std::string::npos);
   CHECK(velocity.ends_with("[u, v, w, p, q, r]"));
   CHECK(line_starting(d.text, "  /time ").find(" 51 ") != std::string::npos);
-  CHECK(line_starting(d.text, "  /joints/arm/joint1/effort ").find(" N m ") != std::string::npos);
+  CHECK(line_starting(d.text, "  /joints/uvms/arm/joint1/effort ").find(" N m ") != std::string::npos);
 }
 
 TEST_CASE("describe: a text file is not a result file and gives exit code 2") {
@@ -195,7 +195,7 @@ TEST_CASE("describe: an attribute of the wrong type prints ? and missing ones ar
 
 TEST_CASE("describe: a run with thrusters lists them, and their datasets carry units") {
   const fs::path out = test_dir() / "surge.h5";
-  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_steps.yaml";
+  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
   const std::string command = "'" + kSim + "' -q '" + scenario + "' --duration 0.5 -o '" + out.string() + "'";
   const int status = std::system(command.c_str());
   REQUIRE(WIFEXITED(status));

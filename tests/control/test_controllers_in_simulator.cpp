@@ -8,58 +8,13 @@
 #include <string>
 
 #include "control/thruster_configuration.h"
-#include "integrate/driver.h"
-#include "model/build_model.h"
-#include "scenario/load_scenario.h"
+#include "support/recording.h"
 
 using namespace uwsim;
+using test::run_text;
+using test::Run;
 
 namespace {
-
-// Every sample: time, the state, and what the controllers hold.
-struct Recording {
-  std::vector<double> t;
-  std::vector<std::vector<double>> x, xdot;
-  std::vector<std::vector<model::ControllerSignals>> signals;
-  std::vector<std::vector<actuation::ThrusterState>> thrusters;
-  std::vector<std::vector<spatial::Pose>> X_WB;  // every body's pose
-};
-
-class RecordingSink : public integrate::SampleSink {
- public:
-  RecordingSink(const model::Model& model, Recording& r) : n_(static_cast<std::size_t>(model.state_size())), r_(r) {}
-  void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override {
-    r_.t.push_back(t);
-    r_.x.emplace_back(x, x + n_);
-    r_.xdot.emplace_back(xdot, xdot + n_);
-    r_.signals.push_back(ws.controllers);
-    r_.thrusters.push_back(ws.thrusters);
-    r_.X_WB.emplace_back();
-    for (const dynamics::BodyState& b : ws.bodies) r_.X_WB.back().push_back(b.X_WB);
-  }
-
- private:
-  std::size_t n_;
-  Recording& r_;
-};
-
-struct Run {
-  scenario::Scenario scenario;
-  model::Model model;
-  Recording rec;
-  integrate::RunResult result;
-};
-
-Run run_text(const std::string& yaml) {
-  Run run;
-  // Named inside scenarios/ so that includes resolve against the shipped parts.
-  run.scenario = scenario::load_scenario_text(yaml, std::string(UWSIM_SOURCE_DIR) + "/scenarios/inline_test.yaml");
-  run.model = model::build_model(run.scenario);
-  RecordingSink sink(run.model, run.rec);
-  run.result = integrate::run(run.model, integrate::settings_from(run.scenario.simulation), sink);
-  REQUIRE(run.result.outcome == integrate::Outcome::completed);
-  return run;
-}
 
 // One link on a vertical revolute joint from the world, I_zz = 0.5 kg m² about the axis (CG on
 // the axis, no fluid terms), driven by a PD toward 1 rad.

@@ -100,3 +100,27 @@ TEST_CASE("controllers in the simulator: samples and evaluations do not allocate
   counting = false;
   CHECK(allocations.load() == 0);
 }
+
+TEST_CASE("paper 002's controllers in the simulator: task priority, line of sight, base control and allocation do not allocate") {
+  // The swimming manipulator's work and transport modes: every controller type of the framework.
+  for (const char* file : {"work_mode.yaml", "transport_method2.yaml"}) {
+    CAPTURE(file);
+    const scenario::Scenario s =
+        scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/sverdrup-thygeson2018/" + file);
+    const model::Model model = model::build_model(s);
+    dynamics::Workspace ws(model);
+    control::ControllerSet controllers(model);
+    std::vector<double> x = model.x0, xdot(x.size());
+    REQUIRE(controllers.update(0.0, x.data(), ws));
+    allocations = 0;
+    counting = true;
+    for (int k = 1; k <= 60; ++k) {
+      const double t = k * 0.001;
+      dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] += 0.001 * xdot[i];
+      controllers.update(t, x.data(), ws);
+    }
+    counting = false;
+    CHECK(allocations.load() == 0);
+  }
+}

@@ -77,3 +77,39 @@ TEST_CASE("shapes: added mass moved off-centre keeps the kinetic energy of the s
   nu_c.head<3>() += nu_o.tail<3>().cross(cylinder.center_B);
   CHECK(nu_o.dot(A_o * nu_o) == doctest::Approx(nu_c.dot(A_c * nu_c)).epsilon(1e-12));
 }
+
+TEST_CASE("shapes: a cylinder along z is the cylinder along x turned onto z") {
+  // R maps the x-cylinder's frame onto the body: x → z, y → x, z → y (a proper rotation).
+  Eigen::Matrix3d R;
+  R.col(0) = Eigen::Vector3d::UnitZ();
+  R.col(1) = Eigen::Vector3d::UnitX();
+  R.col(2) = Eigen::Vector3d::UnitY();
+  REQUIRE(R.determinant() == doctest::Approx(1.0));
+  scenario::Matrix6 R6 = scenario::Matrix6::Zero();
+  R6.topLeftCorner<3, 3>() = R;
+  R6.bottomRightCorner<3, 3>() = R;
+
+  scenario::ShapeSpec along_z;
+  along_z.kind = scenario::ShapeSpec::Kind::cylinder;
+  along_z.radius = 0.02, along_z.length = 0.145, along_z.axis = 2;
+  along_z.drag_coefficients = Eigen::Vector3d(0.7, 0.9, 1.3);  // flow along body x, y, z
+  scenario::ShapeSpec along_x = along_z;
+  along_x.axis = 0;
+  along_x.drag_coefficients = R.transpose() * along_z.drag_coefficients;  // the same flows, its axes
+  const double rho = 1000.0, mass = 0.429;
+
+  const scenario::Matrix6 turned = R6 * model::shape_added_mass(along_x, mass, rho) * R6.transpose();
+  CHECK((model::shape_added_mass(along_z, mass, rho) - turned).norm() < 1e-15);
+  const scenario::Matrix3 inertia = R * model::homogeneous_inertia(along_x, mass) * R.transpose();
+  CHECK((model::homogeneous_inertia(along_z, mass) - inertia).norm() < 1e-18);
+  const scenario::Vector6 drag_x = model::shape_quadratic_drag(along_x, rho);
+  const scenario::Matrix6 drag_turned = R6 * drag_x.asDiagonal() * R6.transpose();
+  CHECK((model::shape_quadratic_drag(along_z, rho) - drag_turned.diagonal()).norm() < 1e-15);
+  // Cross-flow along body x drags a z-cylinder with its x coefficient; pitch sweeps it along x.
+  const double r = 0.02, l = 0.145;
+  const scenario::Vector6 D = model::shape_quadratic_drag(along_z, rho);
+  CHECK(D[0] == doctest::Approx(0.5 * rho * 0.7 * 2 * r * l));
+  CHECK(D[2] == doctest::Approx(0.5 * rho * 1.3 * M_PI * r * r));
+  CHECK(D[4] == doctest::Approx(numerical_strip_moment(rho, 0.7, 2 * r, l)).epsilon(1e-6));
+  CHECK(D[5] == 0.0);
+}

@@ -11,8 +11,8 @@
 using namespace uwsim::scenario;
 
 namespace {
-const std::string kSteps = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_steps.yaml";
-const std::string kPwm = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_pwm.yaml";
+const std::string kSteps = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
+const std::string kTrial = std::string(UWSIM_SOURCE_DIR) + "/scenarios/nielsen2018/trial.yaml";
 }  // namespace
 
 TEST_CASE("the surge scenario drives the part's four horizontal thrusters from its PWM steps") {
@@ -54,10 +54,10 @@ TEST_CASE("the surge scenario drives the part's four horizontal thrusters from i
   CHECK(r.inputs[0].channel.table.y == c.table.y);
 }
 
-TEST_CASE("a sweep sets the PWM of the surge run through the step's table") {
-  const Scenario s = load_scenario(kPwm, {"inputs.surge_pwm.steps.0.1=1800"});
+TEST_CASE("a sweep sets the PWM step of paper 000's trial through the step's table") {
+  const Scenario s = load_scenario(kTrial, {"inputs.delta_pwm.steps.0.1=300"});
   CHECK(s.inputs[0].channel.table.x == std::vector<double>{3.0});
-  CHECK(s.inputs[0].channel.table.y == std::vector<double>{1800.0});
+  CHECK(s.inputs[0].channel.table.y == std::vector<double>{300.0});
 }
 
 TEST_CASE("a command is a number or a channel name; a channel may not be named like a number") {
@@ -70,13 +70,13 @@ TEST_CASE("a command is a number or a channel name; a channel may not be named l
 }
 
 TEST_CASE("a manipulator link's joint takes an effort actuator, a fixed joint none") {
-  const std::string uvms = std::string(UWSIM_SOURCE_DIR) + "/scenarios/uvms_four_arms.yaml";
-  const Scenario s = load_scenario(uvms, {"manipulators.arm1.links.0.joint.actuator={type: effort, input: 0.25}"});
+  const std::string uvms = std::string(UWSIM_SOURCE_DIR) + "/scenarios/leon-gonzalez2024/uvms_four_arms.yaml";
+  const Scenario s = load_scenario(uvms, {"manipulators.uvms/arm1.links.0.joint.actuator={type: effort, input: 0.25}"});
   int actuated = 0;
   for (const JointSpec& j : s.joints) {
     if (j.actuator.kind != uwsim::actuation::JointActuatorKind::effort) continue;
     ++actuated;
-    CHECK(j.name == "arm1/joint1");
+    CHECK(j.name == "uvms/arm1/joint1");
     CHECK(j.actuator.input.constant == 0.25);
   }
   CHECK(actuated == 1);

@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 using namespace uwsim::scenario;
 using uwsim::test::all_text;
 using uwsim::test::diagnostics_of;
+using uwsim::test::is_part_file;
 
 namespace {
 
@@ -51,7 +52,7 @@ std::string example_text() {
 TEST_CASE("the example scenario loads with the values of the file") {
   const Scenario s = load_scenario(kExample);
   CHECK(s.name == "bluerov2_push");
-  CHECK(s.description == "BlueROV2 pushed forward by a constant 10 N surge force.");
+  CHECK(s.description == "BlueROV2 pushed forward by a constant 4 N surge force at its origin.");
   CHECK(s.source_path == kExample);
   CHECK(s.environment.gravity == 9.81);
   CHECK(s.environment.water_density == 1000.0);
@@ -84,7 +85,7 @@ TEST_CASE("the example scenario loads with the values of the file") {
   CHECK(f.name == "push");
   CHECK(f.body == "rov");
   CHECK(f.frame == ForceFrame::body);
-  CHECK(f.force == Vector3(10.0, 0.0, 0.0));
+  CHECK(f.force == Vector3(4.0, 0.0, 0.0));
   CHECK(f.moment == Vector3::Zero());
   CHECK(f.start == 0.0);
   CHECK(std::isinf(f.stop));
@@ -289,9 +290,9 @@ TEST_CASE("every scenario in scenarios/ loads") {
        fs::recursive_directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios")) {
     const auto ext = entry.path().extension();
     if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) continue;
-    // Parts (included by scenarios, not scenarios themselves) are loaded in test_includes.
-    const std::string parent = entry.path().parent_path().filename().string();
-    if (parent == "vehicles" || parent == "arms") continue;
+    // Parts (included by scenarios, not scenarios themselves; their modeline names the part
+    // schema) are loaded in test_includes.
+    if (is_part_file(entry.path())) continue;
     ++count;
     const std::string path = entry.path().string();
     CAPTURE(path);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include "scenario/load_scenario.h"
 #include "scenario/schema_check.h"
 #include "scenario/yaml_reader.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
@@ -56,8 +58,12 @@ void mappings_of(const json& schema, const std::string& path, std::set<std::stri
 
 std::vector<std::string> loader_inputs() {
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios"))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  // Every shipped scenario, paper folders included (parts are read through the scenarios that
+  // include them).
+  for (const auto& entry : fs::recursive_directory_iterator(std::string(UWSIM_SOURCE_DIR) + "/scenarios"))
+    if (entry.path().extension() == ".yaml" && !uwsim::test::is_part_file(entry.path()))
+      files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
   for (const char* f : {"/joints/rov_arm.yaml", "/includes/nested.yaml", "/every_mapping.yaml"})
     files.push_back(std::string(UWSIM_TEST_DATA_DIR) + f);
   return files;

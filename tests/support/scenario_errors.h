@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,14 @@ inline std::string all_text(const std::vector<scenario::Diagnostic>& diagnostics
   std::string out;
   for (const auto& d : diagnostics) out += scenario::format(d) + "\n";
   return out;
+}
+
+// A part (included by scenarios, not run by itself): its schema modeline names part.schema.json.
+inline bool is_part_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  return first.find("part.schema.json") != std::string::npos;
 }
 
 }  // namespace uwsim::test

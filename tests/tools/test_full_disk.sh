@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A full disk, for real (issue 12): small tmpfs file systems are mounted (as root) and `sim`
 # writes into them until they are full, before its first chunk and after some. In every case:
-# exit code 4 (never a crash), a message naming the file and "No space left on device", the
+# exit code 5 (never a crash), a message naming the file and "No space left on device", the
 # previous result untouched, and what was written before readable by h5py with equal lengths.
 # Where a tmpfs cannot be mounted (not root, no permission in a container) it exits 77, which
 # ctest reports as skipped, saying why.
@@ -59,7 +59,7 @@ run_case() {
   local code=$?
   echo "--- $name (tmpfs of $size): exit $code"
   sed 's/^/    /' "$work/$name.log"
-  [ "$code" = 4 ] || fail "$name: exit code $code, expected 4"
+  [ "$code" = 5 ] || fail "$name: exit code $code, expected 5"
   grep -q "No space left on device" "$work/$name.log" || fail "$name: the message does not give the system's error"
   grep -q "$disk/out.h5" "$work/$name.log" || fail "$name: the message does not name the file"
   cmp -s "$work/previous.h5" "$disk/out.h5" || fail "$name: the previous result was changed"

@@ -8,12 +8,17 @@ root="$1"
 sim="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Parts (vehicles, arms) are included by scenarios, not run: checked against their own schema.
-mapfile -t parts < <(find "$root/scenarios/vehicles" "$root/scenarios/arms" -name '*.yaml' 2>/dev/null | sort)
-mapfile -t scenarios < <(find "$root/scenarios" -maxdepth 1 -name '*.yaml' | sort)
+# Parts (vehicles, arms, a paper's system: their first line names part.schema.json) are
+# included by scenarios, not run: checked against their own schema. Everything else is a
+# scenario, in scenarios/ or a paper's folder below it.
+parts=()
+scenarios=()
+while IFS= read -r f; do
+  if head -n 1 "$f" | grep -q 'part\.schema\.json'; then parts+=("$f"); else scenarios+=("$f"); fi
+done < <(find "$root/scenarios" -name '*.yaml' | sort)
 results=()
 for scenario in "${scenarios[@]}"; do
-  out="$work/$(basename "$scenario" .yaml).h5"
+  out="$work/$(basename "$(dirname "$scenario")")_$(basename "$scenario" .yaml).h5"
   "$sim" -q "$scenario" --duration 0.1 -o "$out"
   results+=("$out")
 done

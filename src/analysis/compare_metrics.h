@@ -1,0 +1,56 @@
+// How far one time series is from another: the figures `sim compare` reports.
+// References: [Nielsen2018] Sec. 4.2 (dynamic time warping and Pearson's R between simulated
+// and measured trajectories); [Kolano] Sec. V (RMSE of roll and pitch, and the RMSE after
+// shifting the simulation 1.6 s in time); Sakoe & Chiba 1978 (the warping window).
+//
+// B is compared with A at A's sample times t_k that lie within both spans, B interpolated
+// linearly there; e_k = B(t_k) − A(t_k), wrapped into (−π, π] for angles (compared on the
+// circle: B is first brought to the 2π branch nearest A, sample by sample, so R and DTW see
+// the same values).
+//   RMSE = √(mean e²)       max = max |e|       mean = mean e (B's bias over A)
+//   R    = Σ(a − ā)(b − b̄) / √(Σ(a − ā)² Σ(b − b̄)²)                        (Pearson)
+//   DTW  = the mean of |a_i − b_j| along the warping path (i, j) that minimises Σ |a_i − b_j|
+//          from (0, 0) to (n−1, n−1) with steps (1,0), (0,1), (1,1) and |i − j| ≤ w (window,
+//          in samples); [Nielsen2018] report this "average distance" after warping. Ties
+//          between predecessors go to the diagonal, then to the shorter path.
+//   shift: s in [−max_shift, max_shift] minimising RMSE(s) of A(t) against B(t + s), over the
+//          t with t + s in B's span: B lags A by s (s > 0: B happens later). A grid search at
+//          A's median sample interval, refined by golden section within ±1 interval.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "analysis/series.h"
+
+namespace uwsim::analysis {
+
+struct CompareSettings {
+  bool angle = false;           // wrap errors to (−π, π]
+  std::optional<double> dtw_window;  // s; default 10 % of the compared span
+  double max_shift = 0.0;       // s; 0: no shift search
+};
+
+struct Comparison {
+  std::size_t samples = 0;
+  double start = 0.0, stop = 0.0;   // s, the compared span
+  double rmse = 0.0, max_error = 0.0, mean_error = 0.0;
+  double pearson_r = 0.0;           // NaN when either series is constant
+  double dtw = 0.0;
+  double dtw_window = 0.0;          // s, as used
+  bool has_shift = false;
+  double shift = 0.0, rmse_at_shift = 0.0;
+};
+
+// Throws std::invalid_argument when the spans overlap in fewer than 2 of A's samples.
+Comparison compare(const Series& a, const Series& b, const CompareSettings& settings);
+
+// The pieces, each tested against closed forms.
+double wrap_angle(double x);  // into (−π, π]
+double pearson_r(const std::vector<double>& a, const std::vector<double>& b);
+double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>& b, std::size_t window);
+// RMSE of A(t) against B(t + s) over A's samples with t + s in B's span (NaN if none).
+double rmse_at_shift(const Series& a, const Series& b, double s, bool angle);
+
+}  // namespace uwsim::analysis

@@ -1,0 +1,199 @@
+// References: see trim.h.
+#include "analysis/trim.h"
+
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/evaluator.h"
+#include "analysis/finite_difference.h"
+#include "analysis/linearize.h"
+#include "analysis/variables.h"
+
+namespace uwsim::analysis {
+
+using scenario::VariableKind;
+using scenario::VariableRef;
+
+namespace {
+
+std::vector<Variable> resolve_all(const model::Model& model, const std::vector<VariableRef>& refs) {
+  std::vector<Variable> out;
+  for (const VariableRef& ref : refs) {
+    std::string why;
+    auto v = resolve(model, ref, why);
+    if (!v) throw TrimError(ref.text() + ": " + why);
+    out.push_back(*v);
+  }
+  return out;
+}
+
+void add_once(std::vector<VariableRef>& list, const VariableRef& v) {
+  if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+}
+
+// The tree (root body) of every body a connector holds.
+std::vector<int> connected_trees(const model::Model& model) {
+  std::vector<int> roots;
+  for (const model::Connector& c : model.connectors) {
+    roots.push_back(model.bodies[static_cast<std::size_t>(c.body_a)].root);
+    if (c.body_b >= 0) roots.push_back(model.bodies[static_cast<std::size_t>(c.body_b)].root);
+  }
+  return roots;
+}
+
+void check_poseable(const model::Model& model, const std::vector<VariableRef>& unknowns) {
+  if (unknowns.empty())
+    throw TrimError("nothing to solve for: give the unknowns (trim.unknowns in the scenario, or --unknown), "
+                    "e.g. bodies.rov.pitch, bodies.rov.w, inputs.surge");
+  if (!model.controllers.empty())
+    throw TrimError("the scenario has controllers: their outputs are sampled and may integrate, so an "
+                    "equilibrium of the closed loop needs their internal states; trim the plant instead, "
+                    "with the commands as unknowns (--set controllers=[] and an input channel per command)");
+  const std::vector<int> trees = connected_trees(model);
+  for (const VariableRef& v : unknowns) {
+    int body = -1;
+    if (v.kind == VariableKind::body) body = model.body_index(v.item);
+    for (std::size_t b = 0; v.kind == VariableKind::joint && b < model.bodies.size(); ++b)
+      if (model.bodies[b].joint.name == v.item && model.bodies[b].joint.type != model::JointType::free) body = static_cast<int>(b);
+    if (body < 0) continue;
+    const int root = model.bodies[static_cast<std::size_t>(body)].root;
+    if (std::find(trees.begin(), trees.end(), root) != trees.end())
+      throw TrimError(v.text() + ": this body is held by a connector, and moving it alone would break the "
+                      "connection; trim does not handle connected bodies (linearize a simulated state "
+                      "instead: sim linearize --at TIME)");
+  }
+}
+
+}  // namespace
+
+TrimResult trim(const model::Model& model, const TrimProblem& problem) {
+  check_poseable(model, problem.unknowns);
+  std::vector<VariableRef> unknown_refs = problem.unknowns;
+  std::vector<VariableRef> steady_refs = problem.steady.empty() ? default_steady(model) : problem.steady;
+  for (const actuation::Thruster& t : model.thrusters) {
+    if (t.state_index < 0) continue;
+    add_once(unknown_refs, {VariableKind::thruster, t.name, "state"});
+    add_once(steady_refs, {VariableKind::thruster, t.name, "state"});
+  }
+  const std::vector<Variable> unknowns = resolve_all(model, unknown_refs);
+  const std::vector<Variable> steady = resolve_all(model, steady_refs);
+  for (const Variable& v : steady)
+    if (v.place == Variable::Place::channel) throw TrimError(v.name() + ": an input channel has no rate");
+
+  Evaluator evaluator(model, problem.time);
+  const std::vector<double> x_start = initial_state(model);
+  const Eigen::VectorXd u_start = evaluator.nominal_inputs();
+  const Eigen::Index n = static_cast<Eigen::Index>(unknowns.size());
+  const int m = static_cast<int>(steady.size());
+
+  TrimResult out;
+  out.start.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    out.start[i] = unknowns[static_cast<std::size_t>(i)].value(x_start.data(), u_start);
+    out.unknown_names.push_back(unknowns[static_cast<std::size_t>(i)].name());
+    out.unknown_units.push_back(unknowns[static_cast<std::size_t>(i)].unit);
+  }
+  for (const Variable& v : steady) {
+    out.residual_names.push_back(v.name());
+    out.residual_units.push_back(v.rate_unit);
+  }
+
+  std::vector<double> x(x_start.size()), xdot(x_start.size());
+  Eigen::VectorXd u = u_start;
+  const VectorFunction residual = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r) {
+    u = u_start;
+    assign(unknowns, y, x_start, x, u);
+    evaluator.derivative(x.data(), u, xdot.data());
+    for (int i = 0; i < m; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
+  };
+  auto finite = [](const Eigen::VectorXd& v) { return v.allFinite(); };
+
+  Eigen::VectorXd y = out.start, r(m), r_trial(m);
+  residual(y, r);
+  if (!finite(r)) throw TrimError("the model's rates are not finite at the scenario's initial state");
+  Eigen::VectorXd steps(n);
+  double mu = 1e-3;
+  Eigen::MatrixXd J;
+  Eigen::VectorXd D;
+  bool jacobian_current = false;
+  out.message = "iteration limit reached";
+  for (out.iterations = 0; out.iterations < problem.max_iterations; ++out.iterations) {
+    if (r.cwiseAbs().maxCoeff() <= problem.tolerance) {
+      out.converged = true;
+      out.message = "converged";
+      break;
+    }
+    if (!jacobian_current) {
+      for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
+      J = jacobian(residual, y, steps, m).value;
+      D = J.colwise().norm().transpose();
+      const double floor = 1e-12 * std::max(1e-300, D.maxCoeff());
+      D = D.cwiseMax(floor);
+      jacobian_current = true;
+      const Eigen::VectorXd gradient = (J.transpose() * r).cwiseQuotient(D);
+      if (gradient.norm() <= 1e-12 * r.norm()) {
+        out.message = "the residual has a minimum here that is not zero (its gradient vanishes)";
+        break;
+      }
+    }
+    // (1) as one least-squares problem: [J; √μ D] δ = [−r; 0].
+    Eigen::MatrixXd augmented(m + n, n);
+    augmented << J, std::sqrt(mu) * Eigen::MatrixXd(D.asDiagonal());
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m + n);
+    rhs.head(m) = -r;
+    const Eigen::VectorXd delta = augmented.colPivHouseholderQr().solve(rhs);
+    const Eigen::VectorXd y_trial = y + delta;
+    residual(y_trial, r_trial);
+    if (finite(r_trial) && r_trial.squaredNorm() < r.squaredNorm()) {
+      y = y_trial;
+      r = r_trial;
+      mu = std::max(mu / 3.0, 1e-15);
+      jacobian_current = false;
+    } else {
+      mu *= 4.0;
+      if (mu > 1e12) {
+        out.message = "no step lowers the residual any more";
+        break;
+      }
+    }
+  }
+  if (!out.converged && r.cwiseAbs().maxCoeff() <= problem.tolerance) {
+    out.converged = true;
+    out.message = "converged";
+  }
+
+  residual(y, r);  // leaves x and u at the solution
+  out.x = x;
+  out.u = u;
+  out.residual = r;
+  out.solution.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) out.solution[i] = unknowns[static_cast<std::size_t>(i)].value(x.data(), u);
+
+  for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
+  const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m).value;
+  residual(y, r);
+  Eigen::VectorXd scale = J_end.colwise().norm().transpose();
+  scale = scale.cwiseMax(1e-300);
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J_end * scale.cwiseInverse().asDiagonal());
+  const Eigen::VectorXd& sigma = svd.singularValues();
+  int rank = 0;
+  while (rank < sigma.size() && sigma[rank] > 1e-8 * sigma[0]) ++rank;
+  out.free_directions = static_cast<int>(n) - rank;
+  return out;
+}
+
+model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result) {
+  model::Model out = model;
+  for (const std::string& name : result.unknown_names) {
+    if (!name.starts_with("inputs.")) continue;
+    const int k = out.inputs.index_of(name.substr(7));
+    inputs::Channel& channel = out.inputs.channels[static_cast<std::size_t>(k)];
+    channel.kind = inputs::ChannelKind::constant;  // no operands: the evaluation order holds
+    channel.value = result.u[k];
+  }
+  return out;
+}
+
+}  // namespace uwsim::analysis

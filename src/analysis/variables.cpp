@@ -1,0 +1,166 @@
+// References: [Fossen2011] eq. 2.29 (Euler angle rates).
+#include "analysis/variables.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "spatial/rotation.h"
+
+namespace uwsim::analysis {
+
+using scenario::VariableKind;
+using scenario::VariableRef;
+
+namespace {
+
+spatial::Vec3 euler_of(const double* x, int q_offset) {
+  const spatial::Quat q = Eigen::Map<const spatial::Quat>(x + q_offset + 3).normalized();
+  return spatial::euler_zyx_from_rotation(spatial::rotation_from_quaternion(q));
+}
+
+int component_index(const std::vector<std::string>& components, const std::string& name) {
+  return static_cast<int>(std::find(components.begin(), components.end(), name) - components.begin());
+}
+
+}  // namespace
+
+double Variable::value(const double* x, const Eigen::VectorXd& u) const {
+  switch (place) {
+    case Place::state: return x[index];
+    case Place::euler: return euler_of(x, index)[axis];
+    case Place::channel: return u[index];
+  }
+  return 0.0;
+}
+
+double Variable::rate(const double* x, const double* xdot) const {
+  if (place == Place::state) return xdot[rate_index];
+  if (place == Place::channel) return 0.0;
+  const spatial::Vec3 e = euler_of(x, index);
+  const double p = x[rate_index], q = x[rate_index + 1], r = x[rate_index + 2];  // ω_WB_B
+  const double s = std::sin(e[0]), c = std::cos(e[0]);
+  switch (axis) {
+    case 0: return p + (q * s + r * c) * std::tan(e[1]);
+    case 1: return q * c - r * s;
+    default: return (q * s + r * c) / std::cos(e[1]);
+  }
+}
+
+std::optional<Variable> resolve(const model::Model& model, const VariableRef& ref, std::string& why) {
+  Variable v;
+  v.ref = ref;
+  switch (ref.kind) {
+    case VariableKind::body: {
+      const int b = model.body_index(ref.item);
+      if (b < 0 || model.bodies[static_cast<std::size_t>(b)].joint.type != model::JointType::free) {
+        why = b < 0 ? "no body named '" + ref.item + "'" : "body '" + ref.item + "' hangs from a joint";
+        return std::nullopt;
+      }
+      const model::Body& body = model.bodies[static_cast<std::size_t>(b)];
+      const int k = component_index(scenario::body_components(), ref.component);
+      if (k < 3) {  // north east down
+        v.index = v.rate_index = body.q_offset + k;
+        v.unit = "m";
+        v.rate_unit = "m/s";
+      } else if (k < 6) {  // roll pitch yaw
+        v.place = Variable::Place::euler;
+        v.index = body.q_offset;
+        v.axis = k - 3;
+        v.rate_index = body.v_offset;
+        v.unit = "rad";
+        v.rate_unit = "rad/s";
+      } else if (k < 12) {  // u v w p q r; x holds [ω; v]
+        const int offsets[] = {3, 4, 5, 0, 1, 2};
+        v.index = v.rate_index = body.v_offset + offsets[k - 6];
+        v.unit = k < 9 ? "m/s" : "rad/s";
+        v.rate_unit = k < 9 ? "m/s²" : "rad/s²";
+      } else {
+        why = "unknown component '" + ref.component + "'";
+        return std::nullopt;
+      }
+      return v;
+    }
+    case VariableKind::joint: {
+      for (const model::Body& body : model.bodies) {
+        if (body.joint.name != ref.item || body.joint.type == model::JointType::free) continue;
+        if (body.joint.dof() != 1) {
+          why = "joint '" + ref.item + "' is fixed: it has no motion";
+          return std::nullopt;
+        }
+        const bool position = ref.component == "position";
+        const std::string unit = body.joint.type == model::JointType::revolute ? "rad" : "m";
+        v.index = position ? body.q_offset : body.v_offset;
+        v.rate_index = v.index;
+        v.unit = position ? unit : unit + "/s";
+        v.rate_unit = position ? unit + "/s" : unit + "/s²";
+        return v;
+      }
+      why = "no joint named '" + ref.item + "'";
+      return std::nullopt;
+    }
+    case VariableKind::thruster: {
+      for (const actuation::Thruster& t : model.thrusters) {
+        if (t.name != ref.item) continue;
+        if (t.state_index < 0) {
+          why = "thruster '" + ref.item + "' has no time_constant, so no spin-up state";
+          return std::nullopt;
+        }
+        v.index = v.rate_index = t.state_index;
+        v.unit = t.has_shaft_speed() ? "rad/s" : "N";
+        v.rate_unit = v.unit + "/s";
+        return v;
+      }
+      why = "no thruster named '" + ref.item + "'";
+      return std::nullopt;
+    }
+    case VariableKind::input: {
+      const int k = model.inputs.index_of(ref.item);
+      if (k < 0) {
+        why = "no input channel named '" + ref.item + "'";
+        return std::nullopt;
+      }
+      v.place = Variable::Place::channel;
+      v.index = k;
+      v.unit = model.inputs.channels[static_cast<std::size_t>(k)].units;
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<VariableRef> default_steady(const model::Model& model) {
+  std::vector<VariableRef> out;
+  for (const model::Body& body : model.bodies) {
+    if (body.joint.type == model::JointType::free) {
+      for (const char* c : {"u", "v", "w", "p", "q", "r", "roll", "pitch"})
+        out.push_back({VariableKind::body, body.name, c});
+    } else if (body.joint.dof() == 1) {
+      for (const char* c : {"position", "velocity"}) out.push_back({VariableKind::joint, body.joint.name, c});
+    }
+  }
+  for (const actuation::Thruster& t : model.thrusters)
+    if (t.state_index >= 0) out.push_back({VariableKind::thruster, t.name, "state"});
+  return out;
+}
+
+void assign(const std::vector<Variable>& variables, const Eigen::VectorXd& values,
+            const std::vector<double>& x_start, std::vector<double>& x, Eigen::VectorXd& u) {
+  x = x_start;
+  std::vector<int> attitudes;  // q_offsets of bodies whose Euler angles are set
+  for (std::size_t i = 0; i < variables.size(); ++i) {
+    const Variable& v = variables[i];
+    if (v.place == Variable::Place::state) x[static_cast<std::size_t>(v.index)] = values[static_cast<Eigen::Index>(i)];
+    if (v.place == Variable::Place::channel) u[v.index] = values[static_cast<Eigen::Index>(i)];
+    if (v.place == Variable::Place::euler && std::find(attitudes.begin(), attitudes.end(), v.index) == attitudes.end())
+      attitudes.push_back(v.index);
+  }
+  for (int q_offset : attitudes) {
+    spatial::Vec3 e = euler_of(x_start.data(), q_offset);
+    for (std::size_t i = 0; i < variables.size(); ++i)
+      if (variables[i].place == Variable::Place::euler && variables[i].index == q_offset)
+        e[variables[i].axis] = values[static_cast<Eigen::Index>(i)];
+    Eigen::Map<spatial::Quat>(x.data() + q_offset + 3) = spatial::quaternion_from_euler_zyx(e[0], e[1], e[2]);
+  }
+}
+
+}  // namespace uwsim::analysis

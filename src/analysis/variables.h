@@ -1,0 +1,44 @@
+// The variables of the `trim` block (scenario/trim_spec.h) resolved against a model: where
+// each one's value lives (the state x or the channels' values u) and how its rate is read from
+// ẋ. Roll, pitch and yaw are ZYX Euler angles of the body's quaternion, with the Euler rates
+// [Fossen2011 eq. 2.29]
+//   φ̇ = p + (q sin φ + r cos φ) tan θ,   θ̇ = q cos φ − r sin φ,   ψ̇ = (q sin φ + r cos φ) / cos θ
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "scenario/trim_spec.h"
+
+namespace uwsim::analysis {
+
+struct Variable {
+  scenario::VariableRef ref;
+  enum class Place { state, euler, channel } place = Place::state;
+  int index = 0;       // state: its component of x; euler: the body's q_offset; channel: its index
+  int axis = 0;        // euler: 0 roll, 1 pitch, 2 yaw
+  int rate_index = 0;  // state: the component of ẋ that is its rate; euler: the body's v_offset
+  std::string unit, rate_unit;
+
+  std::string name() const { return ref.text(); }
+  double value(const double* x, const Eigen::VectorXd& u) const;
+  // The value's time derivative at (x, ẋ); not for channels.
+  double rate(const double* x, const double* xdot) const;
+};
+
+// Returns nothing, with the reason in `why`, if `ref` names nothing in the model that has it.
+std::optional<Variable> resolve(const model::Model& model, const scenario::VariableRef& ref, std::string& why);
+
+// The steady set when the scenario gives none: every free body's u v w p q r, roll and pitch;
+// every revolute and prismatic joint's position and velocity; every thruster state.
+std::vector<scenario::VariableRef> default_steady(const model::Model& model);
+
+// Sets the variables to `values` on top of (x_start, u_start): additive components directly,
+// each body's Euler angles together (those not set keep x_start's), channels in u.
+void assign(const std::vector<Variable>& variables, const Eigen::VectorXd& values,
+            const std::vector<double>& x_start, std::vector<double>& x, Eigen::VectorXd& u);
+
+}  // namespace uwsim::analysis

@@ -1,0 +1,29 @@
+// How `sim linearize` reports a linear model: a table on stdout, an HDF5 file and a JSON file
+// with the same content (README "Equilibria and linear models" lists the layout).
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "analysis/linearize.h"
+#include "analysis/modes.h"
+#include "scenario/spec.h"
+
+namespace uwsim::app {
+
+struct LinearReport {
+  const scenario::Scenario& scenario;
+  const analysis::OperatingPoint& point;
+  std::string operating_point;  // how it was found: "initial state", "simulated to t = 30 s", "trim"
+  const analysis::LinearModel& model;
+  const analysis::ModalAnalysis& modes;
+  std::string command_line;
+  std::string overrides;        // the --set arguments, one per line
+};
+
+void print_linear_model(std::FILE* out, const LinearReport& report);
+// Both throw on failure; write them through write_replacing (operating_point.h).
+void write_linear_model_hdf5(const std::string& path, const LinearReport& report);
+void write_linear_model_json(const std::string& path, const LinearReport& report);
+
+}  // namespace uwsim::app

@@ -1,0 +1,95 @@
+#include "app/linearize_command.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "analysis/modes.h"
+#include "app/exit_codes.h"
+#include "app/linear_model_output.h"
+#include "app/operating_point.h"
+#include "app/trim_command.h"
+#include "model/build_model.h"
+
+namespace uwsim::app {
+
+namespace {
+
+int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario,
+                        const analysis::OperatingPoint& point, const std::string& description,
+                        const analysis::LinearModel& linear) {
+  if (!linear.A.allFinite() || !linear.B.allFinite()) {
+    spdlog::error("the model's rates are not finite near {}", description);
+    return kNumericalFailure;
+  }
+  const analysis::ModalAnalysis modes =
+      analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
+  std::string overrides;
+  for (const std::string& o : options.overrides) overrides += o + "\n";
+  const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
+  if (!options.quiet) print_linear_model(stdout, report);
+
+  const std::filesystem::path h5 = options.output_path
+                                       ? std::filesystem::path(*options.output_path)
+                                       : std::filesystem::path("results") / (scenario.name + "_linear.h5");
+  std::filesystem::path json = h5;
+  json.replace_extension(".json");
+  if (json == h5) {
+    spdlog::error("-o {}: give the HDF5 file (FILE.h5); the JSON file is written beside it", h5.string());
+    return kBadInput;
+  }
+  try {
+    write_replacing(h5, [&](const std::string& path) { write_linear_model_hdf5(path, report); });
+    write_replacing(json, [&](const std::string& path) { write_linear_model_json(path, report); });
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return kBadInput;
+  }
+  spdlog::info("output: {} and {}", h5.string(), json.string());
+  return kDone;
+}
+
+}  // namespace
+
+int linearize_scenario(const LinearizeOptions& options) {
+  const auto scenario = load_or_report(options.scenario_path, options.overrides);
+  if (!scenario) return kBadInput;
+  const model::Model model = model::build_model(*scenario);
+
+  analysis::OperatingPoint point;
+  std::string description;
+  if (options.trim) {
+    analysis::TrimResult trimmed;
+    try {
+      trimmed = analysis::trim(model, trim_problem(*scenario, options.unknowns, options.steady));
+    } catch (const analysis::TrimError& error) {
+      spdlog::error("trim: {}", error.what());
+      return kBadInput;
+    }
+    if (!options.quiet) print_trim(stdout, *scenario, trimmed);
+    if (!trimmed.converged) {
+      spdlog::error("no equilibrium found, so nothing to linearise about ({})", trimmed.message);
+      return kNoEquilibrium;
+    }
+    // Channels that were unknowns enter as constants at their trimmed values (analysis/trim.h).
+    const model::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
+    point.time = scenario->trim.time;
+    point.x = trimmed.x;
+    description = "the trim solution";
+    const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, {options.relative_step});
+    return report_linear_model(options, *scenario, point, description, linear);
+  }
+  const double time = options.at_time.value_or(0.0);
+  const SimulatedPoint simulated = simulate_to(model, scenario->simulation, time);
+  if (simulated.result.outcome != integrate::Outcome::completed) {
+    spdlog::error("the simulation to t = {} s failed: {}", time, simulated.result.message);
+    return kNumericalFailure;
+  }
+  point = simulated.point;
+  description = time > 0.0 ? "the state simulated to t = " + exact_number(time) + " s" : "the initial state";
+  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
+  return report_linear_model(options, *scenario, point, description, linear);
+}
+
+}  // namespace uwsim::app

@@ -1,0 +1,383 @@
+#include "scenario/urdf_tree.h"
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace uwsim::scenario::urdf {
+namespace {
+
+Position position_of(const TiXmlBase* node) {
+  if (node == nullptr || node->Row() <= 0) return {};
+  return Position{node->Row(), node->Column()};
+}
+
+const TiXmlAttribute* attribute(const TiXmlElement* e, const char* name) {
+  if (e == nullptr) return nullptr;
+  for (const TiXmlAttribute* a = e->FirstAttribute(); a != nullptr; a = a->Next())
+    if (std::string(a->Name()) == name) return a;
+  return nullptr;
+}
+
+// The attribute's position, else the element's.
+Position at(const TiXmlElement* e, const char* name) {
+  if (const TiXmlAttribute* a = attribute(e, name)) return position_of(a);
+  return position_of(e);
+}
+
+const TiXmlElement* child(const TiXmlElement* e, const char* name) {
+  return e == nullptr ? nullptr : e->FirstChildElement(name);
+}
+
+// Three numbers separated by white space, as urdfdom reads vectors; '+' signs allowed.
+std::optional<Eigen::Vector3d> three_numbers(const char* text) {
+  if (text == nullptr) return std::nullopt;
+  std::istringstream words{std::string(text)};
+  Eigen::Vector3d v;
+  std::string word;
+  int n = 0;
+  while (words >> word) {
+    if (n == 3) return std::nullopt;
+    std::string_view w = word;
+    if (!w.empty() && w.front() == '+') w.remove_prefix(1);
+    double x = 0.0;
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), x);
+    if (ec != std::errc() || end != w.data() + w.size() || !std::isfinite(x)) return std::nullopt;
+    v[n++] = x;
+  }
+  if (n != 3) return std::nullopt;
+  return v;
+}
+
+// urdfdom's pose, with the roll-pitch-yaw numbers as written (see Origin).
+Origin origin_of(const ::urdf::Pose& pose, const TiXmlElement* element, const TiXmlElement* owner) {
+  Origin o;
+  o.xyz = Eigen::Vector3d(pose.position.x, pose.position.y, pose.position.z);
+  const auto written = three_numbers(element ? element->Attribute("rpy") : nullptr);
+  if (written) {
+    o.rpy = *written;
+  } else {
+    pose.rotation.getRPY(o.rpy[0], o.rpy[1], o.rpy[2]);
+  }
+  o.at = position_of(element ? element : owner);
+  return o;
+}
+
+// Collects what urdfdom reports through console_bridge instead of printing it.
+class Messages : public console_bridge::OutputHandler {
+ public:
+  Messages() { console_bridge::useOutputHandler(this); }
+  ~Messages() override { console_bridge::restorePreviousOutputHandler(); }
+  Messages(const Messages&) = delete;
+  Messages& operator=(const Messages&) = delete;
+
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) errors.push_back(text);
+  }
+  std::vector<std::string> errors;
+};
+
+// The names urdfdom puts in brackets: "joint [elbow]", "link [a] of joint [b]".
+std::vector<std::string> bracketed(const std::string& text) {
+  std::vector<std::string> names;
+  std::size_t begin = 0;
+  while ((begin = text.find('[', begin)) != std::string::npos) {
+    const std::size_t end = text.find(']', begin + 1);
+    if (end == std::string::npos) break;
+    names.push_back(text.substr(begin + 1, end - begin - 1));
+    begin = end + 1;
+  }
+  return names;
+}
+
+std::string trimmed(std::string s) {
+  const auto first = s.find_first_not_of(" \t\n");
+  const auto last = s.find_last_not_of(" \t\n.");
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// A xacro macro file is not a URDF: name it and say what to do.
+const TiXmlElement* first_xacro_element(const TiXmlElement* e) {
+  for (; e != nullptr; e = e->NextSiblingElement()) {
+    if (std::string(e->Value()).rfind("xacro:", 0) == 0) return e;
+    if (const TiXmlElement* inner = first_xacro_element(e->FirstChildElement())) return inner;
+  }
+  return nullptr;
+}
+
+// Bounds that keep hostile files from the XML parsers, which recurse once per nesting level
+// and hold the whole document: a URDF is a few levels deep (robot, link, inertial, origin) and
+// at most a few hundred kB.
+constexpr int kMaxElementDepth = 64;
+constexpr std::size_t kMaxUrdfBytes = std::size_t{16} << 20;
+
+// The first element nested deeper than kMaxElementDepth, found by a scan of the tags (comments,
+// processing instructions, CDATA and declarations skipped, quoted '>' inside tags ignored);
+// nullopt if there is none.
+std::optional<Position> too_deep(const std::string& text) {
+  int depth = 0, line = 1, column = 1;
+  auto advance = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+  };
+  std::size_t i = 0;
+  while ((i = text.find('<', i)) != std::string::npos) {
+    std::size_t here = i;
+    auto skip_to = [&](const char* end) {
+      const std::size_t e = text.find(end, i);
+      return e == std::string::npos ? text.size() : e + std::string(end).size();
+    };
+    std::size_t next;
+    if (text.compare(i, 4, "<!--") == 0) {
+      next = skip_to("-->");
+    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
+      next = skip_to("]]>");
+    } else if (text.compare(i, 2, "<?") == 0) {
+      next = skip_to("?>");
+    } else if (text.compare(i, 2, "<!") == 0) {
+      next = skip_to(">");
+    } else {
+      // A tag: its end is the first '>' outside quotes.
+      char quote = 0;
+      next = i + 1;
+      while (next < text.size() && (quote || text[next] != '>')) {
+        if (quote && text[next] == quote) quote = 0;
+        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
+        ++next;
+      }
+      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
+      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
+      if (closing) {
+        --depth;
+      } else if (!empty && ++depth > kMaxElementDepth) {
+        advance(0, here);
+        return Position{line, column};
+      }
+      next = std::min(next + 1, text.size());
+    }
+    i = next;
+  }
+  return std::nullopt;
+}
+
+class Reader {
+ public:
+  Reader(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
+
+  std::optional<Tree> read(const std::string& text) {
+    if (text.size() > kMaxUrdfBytes) {
+      report(Position{}, "the URDF file is larger than " + std::to_string(kMaxUrdfBytes >> 20) +
+                             " MiB; a robot takes a few hundred kB");
+      return std::nullopt;
+    }
+    if (const auto deep = too_deep(text)) {
+      report(*deep, "elements nested more than " + std::to_string(kMaxElementDepth) +
+                        " deep; a URDF robot needs about five levels");
+      return std::nullopt;
+    }
+    TiXmlDocument document;
+    document.SetTabSize(1);  // a tab is one column, as everywhere else in messages
+    document.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
+    if (document.Error()) {
+      report(Position{document.ErrorRow(), document.ErrorCol()},
+             std::string("XML syntax error: ") + document.ErrorDesc());
+      return std::nullopt;
+    }
+    const TiXmlElement* robot = document.RootElement();
+    if (robot == nullptr || std::string(robot->Value()) != "robot") {
+      report(position_of(robot), "expected a URDF file: an XML document whose root element is "
+                                 "<robot>");
+      return std::nullopt;
+    }
+    if (const TiXmlElement* x = first_xacro_element(robot->FirstChildElement())) {
+      report(position_of(x), std::string("<") + x->Value() +
+                                 ">: this is a xacro file; expand it first (xacro FILE.urdf.xacro "
+                                 "> FILE.urdf) and include the URDF it writes");
+      return std::nullopt;
+    }
+    index(robot);
+
+    ::urdf::ModelInterfaceSharedPtr model;
+    std::vector<std::string> errors;
+    {
+      Messages messages;
+      try {
+        model = ::urdf::parseURDF(text);
+      } catch (const std::exception& e) {
+        messages.errors.push_back(e.what());
+      }
+      errors = std::move(messages.errors);
+    }
+    if (!model) {
+      report_urdfdom(errors, position_of(robot));
+      return std::nullopt;
+    }
+
+    Tree tree;
+    tree.robot = model->getName();
+    tree.robot_at = position_of(robot);
+    if (model->getRoot()) tree.root = model->getRoot()->name;
+    for (const auto& [name, element] : link_elements_) read_link(*model, name, element, tree);
+    for (const auto& [name, element] : joint_elements_) read_joint(*model, name, element, tree);
+    if (failed_) return std::nullopt;
+    return tree;
+  }
+
+ private:
+  void report(Position p, std::string message) {
+    out_.push_back(Diagnostic{file_, p.line, p.column, std::move(message)});
+    failed_ = true;
+  }
+
+  // The top-level <link> and <joint> elements by name, in file order.
+  void index(const TiXmlElement* robot) {
+    for (const TiXmlElement* e = robot->FirstChildElement(); e != nullptr; e = e->NextSiblingElement()) {
+      const std::string kind = e->Value();
+      const char* name = e->Attribute("name");
+      if (name == nullptr) continue;
+      if (kind == "link") link_elements_.emplace_back(name, e);
+      if (kind == "joint") joint_elements_.emplace_back(name, e);
+    }
+  }
+
+  const TiXmlElement* element_named(const std::vector<std::pair<std::string, const TiXmlElement*>>& list,
+                                    const std::string& name) const {
+    for (const auto& [n, e] : list)
+      if (n == name) return e;
+    return nullptr;
+  }
+
+  // urdfdom's own words, at the joint or link its message names (in brackets), else at
+  // <robot>.
+  void report_urdfdom(const std::vector<std::string>& errors, Position fallback) {
+    std::string message;
+    Position where = fallback;
+    bool located = false;
+    for (const std::string& e : errors) {
+      const std::string t = trimmed(e);
+      if (t.empty()) continue;
+      if (!message.empty()) message += "; ";
+      message += t;
+      for (const std::string& name : bracketed(t)) {
+        if (located) break;
+        const TiXmlElement* el = element_named(joint_elements_, name);
+        if (el == nullptr) el = element_named(link_elements_, name);
+        if (el != nullptr) {
+          where = at(el, "name");
+          located = true;
+        }
+      }
+    }
+    if (message.empty()) message = "not a valid URDF robot";
+    report(where, "URDF (urdfdom): " + message);
+  }
+
+  void read_link(const ::urdf::ModelInterface& model, const std::string& name,
+                 const TiXmlElement* element, Tree& tree) {
+    const auto link = model.getLink(name);
+    if (!link) return;
+    Link l;
+    l.name = name;
+    l.at = at(element, "name");
+    if (const auto& in = link->inertial) {
+      const TiXmlElement* xml = child(element, "inertial");
+      Inertial i;
+      i.mass = in->mass;
+      i.origin = origin_of(in->origin, child(xml, "origin"), xml);
+      i.inertia << in->ixx, in->ixy, in->ixz,  //
+          in->ixy, in->iyy, in->iyz,           //
+          in->ixz, in->iyz, in->izz;
+      i.mass_at = at(child(xml, "mass"), "value");
+      i.inertia_at = position_of(child(xml, "inertia"));
+      if (i.inertia_at.line == 0) i.inertia_at = position_of(xml);
+      if (i.mass_at.line == 0) i.mass_at = position_of(xml);
+      // A zero mass is a frame, as a link without <inertial>.
+      if (i.mass != 0.0) l.inertial = i;
+    }
+    tree.links.push_back(std::move(l));
+  }
+
+  void read_joint(const ::urdf::ModelInterface& model, const std::string& name,
+                  const TiXmlElement* element, Tree& tree) {
+    const auto joint = model.getJoint(name);
+    if (!joint) return;
+    Joint j;
+    j.name = name;
+    j.at = at(element, "name");
+    j.kind_at = at(element, "type");
+    switch (joint->type) {
+      case ::urdf::Joint::REVOLUTE: j.kind = JointKind::revolute; break;
+      case ::urdf::Joint::CONTINUOUS: j.kind = JointKind::continuous; break;
+      case ::urdf::Joint::PRISMATIC: j.kind = JointKind::prismatic; break;
+      case ::urdf::Joint::FIXED: j.kind = JointKind::fixed; break;
+      default:
+        report(j.kind_at, "joint '" + name + "' is of type '" +
+                              std::string(element->Attribute("type") ? element->Attribute("type") : "?") +
+                              "': a scenario takes revolute, continuous, prismatic and fixed joints "
+                              "(a floating root is a free body: leave the joint out)");
+        return;
+    }
+    if (joint->mimic) {
+      report(position_of(child(element, "mimic")),
+             "joint '" + name + "' mimics joint '" + joint->mimic->joint_name +
+                 "': mimic joints are not modelled; make it fixed, or drop <mimic> to give it "
+                 "its own degree of freedom");
+      return;
+    }
+    j.parent = joint->parent_link_name;
+    j.child = joint->child_link_name;
+    j.parent_at = at(child(element, "parent"), "link");
+    j.child_at = at(child(element, "child"), "link");
+    j.origin = origin_of(joint->parent_to_joint_origin_transform, child(element, "origin"), element);
+    j.axis = Eigen::Vector3d(joint->axis.x, joint->axis.y, joint->axis.z);
+    j.axis_at = at(child(element, "axis"), "xyz");
+    if (child(element, "axis") == nullptr) j.axis_at = position_of(element);
+    if (const auto& lim = joint->limits; lim && j.kind != JointKind::fixed) {
+      const TiXmlElement* xml = child(element, "limit");
+      Limits l;
+      l.lower = lim->lower;
+      l.upper = lim->upper;
+      l.effort = lim->effort;
+      l.velocity = lim->velocity;
+      l.at = position_of(xml ? xml : element);
+      l.lower_at = at(xml, "lower");
+      l.upper_at = at(xml, "upper");
+      l.effort_at = at(xml, "effort");
+      l.velocity_at = at(xml, "velocity");
+      if (xml == nullptr) l.lower_at = l.upper_at = l.effort_at = l.velocity_at = l.at;
+      j.limits = l;
+    }
+    if (const auto& dyn = joint->dynamics) {
+      j.damping = dyn->damping;
+      j.friction = dyn->friction;
+      j.dynamics_at = position_of(child(element, "dynamics"));
+    }
+    tree.joints.push_back(std::move(j));
+  }
+
+  const std::string& file_;
+  std::vector<Diagnostic>& out_;
+  std::vector<std::pair<std::string, const TiXmlElement*>> link_elements_, joint_elements_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<Tree> read_tree(const std::string& file, const std::string& text,
+                              std::vector<Diagnostic>& out) {
+  Reader reader(file, out);
+  return reader.read(text);
+}
+
+}  // namespace uwsim::scenario::urdf

@@ -1,0 +1,154 @@
+// End-to-end: `sim trim` and `sim linearize` on real scenario files — exit codes, the files they
+// write (and never overwrite: the input scenario), and a trimmed scenario that reads back at
+// its equilibrium.
+#include <doctest/doctest.h>
+
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSim = UWSIM_SIM_EXE;
+const std::string kSurge = std::string(UWSIM_SOURCE_DIR) + "/scenarios/stability/bluerov2_surge_stability.yaml";
+
+struct Outcome {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const std::string& name)
+      : dir(fs::temp_directory_path() / ("uwsim_trim_" + name + "_" + std::to_string(getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
+Outcome run_sim(const std::string& args, const fs::path& dir) {
+  const fs::path log = dir / "log.txt";
+  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+nlohmann::json read_json(const fs::path& path) { return nlohmann::json::parse(read_text(path)); }
+
+}  // namespace
+
+TEST_CASE("cli: sim trim solves the scenario's trim block and writes a scenario that starts at the equilibrium") {
+  Scratch s("write");
+  const Outcome first = run_sim("trim '" + kSurge + "' -o trimmed.yaml --json trim.json", s.dir);
+  CAPTURE(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.output.find("converged") != std::string::npos);
+  const nlohmann::json j = read_json(s.dir / "trim.json");
+  CHECK(j["converged"] == true);
+  CHECK(j["unknowns"].size() == 3);
+  const std::string text = read_text(s.dir / "trimmed.yaml");
+  // The schema modeline, relative to the new file's folder.
+  CHECK(text.rfind("# yaml-language-server: $schema=", 0) == 0);
+  CHECK(text.find("type: constant") != std::string::npos);
+  // Read back, it is already at its equilibrium: no iteration needed; and it validates.
+  const Outcome again = run_sim("trim trimmed.yaml --json again.json", s.dir);
+  CAPTURE(again.output);
+  REQUIRE(again.exit_code == 0);
+  const nlohmann::json k = read_json(s.dir / "again.json");
+  CHECK(k["iterations"] == 0);
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(k["unknowns"][i]["value"].get<double>() == doctest::Approx(j["unknowns"][i]["value"].get<double>()).epsilon(1e-12));
+  CHECK(run_sim("validate -q trimmed.yaml", s.dir).exit_code == 0);
+}
+
+TEST_CASE("cli: sim trim never overwrites its input, and exits 4 where there is no equilibrium") {
+  Scratch s("refuse");
+  fs::copy_file(kSurge, s.dir / "input.yaml");
+  fs::create_directories(s.dir / "vehicles");
+  fs::copy_file(std::string(UWSIM_SOURCE_DIR) + "/scenarios/vehicles/bluerov2.yaml", s.dir / "vehicles" / "bluerov2.yaml");
+  std::string text = read_text(s.dir / "input.yaml");
+  const std::string original = text;
+  // The copy includes ../vehicles/...: make that vehicles/... beside it.
+  text.replace(text.find("../vehicles/"), 12, "vehicles/");
+  std::ofstream(s.dir / "input.yaml") << text;
+  const Outcome same = run_sim("trim input.yaml -o ./input.yaml", s.dir);
+  CHECK(same.exit_code == 2);
+  CHECK(same.output.find("never overwrites") != std::string::npos);
+  CHECK(read_text(s.dir / "input.yaml") == text);
+  // The surge force held at 10 N with only the pitch free: u̇ cannot vanish at 0.5 m/s.
+  const Outcome none = run_sim("trim input.yaml --unknown bodies.bluerov2/rov.pitch -o out.yaml", s.dir);
+  CAPTURE(none.output);
+  CHECK(none.exit_code == 4);
+  CHECK(none.output.find("no equilibrium") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "out.yaml"));
+  // A name that is no variable: exit 2, naming it.
+  const Outcome bad = run_sim("trim input.yaml --unknown bodies.bluerov2/rov.pich", s.dir);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("pich") != std::string::npos);
+}
+
+TEST_CASE("cli: sim linearize writes A, B and the modes to HDF5 and JSON and prints the table") {
+  Scratch s("linear");
+  const Outcome r = run_sim("linearize '" + kSurge + "' --trim -o lin.h5", s.dir);
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("unstable") != std::string::npos);
+  const nlohmann::json j = read_json(s.dir / "lin.json");
+  const std::size_t n = j["states"].size();
+  CHECK(n == 12);
+  CHECK(j["A"].size() == n);
+  CHECK(j["A"][0].size() == n);
+  CHECK(j["B"][0].size() == 1);
+  CHECK(j["modes"].size() == n);
+  CHECK(j["operating_point"]["description"] == "the trim solution");
+  const hid_t file = H5Fopen((s.dir / "lin.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  for (const char* path : {"/A", "/B", "/A_error", "/modes/eigenvalue", "/modes/participation", "/operating_point/state"}) {
+    CAPTURE(path);
+    CHECK(H5Lexists(file, path, H5P_DEFAULT) > 0);
+  }
+  H5Fclose(file);
+  // --at and --trim together, or a bad option: exit 2, nothing written.
+  CHECK(run_sim("linearize '" + kSurge + "' --trim --at 1 -o other.h5", s.dir).exit_code == 2);
+  CHECK_FALSE(fs::exists(s.dir / "other.h5"));
+}
+
+TEST_CASE("cli: sim linearize --at simulates first; connected vehicles get their constraints removed") {
+  Scratch s("pair");
+  const Outcome r = run_sim("linearize '" + std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov_rigid.yaml' --at 2 -o pair.h5", s.dir);
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = read_json(s.dir / "pair.json");
+  CHECK(j["operating_point"]["time"] == 2.0);
+  CHECK(j["states"].size() == 36);
+  CHECK(j["constraints"]["rank"] == 24);
+  CHECK(j["modes"].size() == 12);
+  // A simulation to --at that diverges: exit 3, naming the body, and nothing written.
+  const Outcome bad = run_sim("linearize '" + std::string(UWSIM_SOURCE_DIR) +
+                                  "/scenarios/bluerov2_push.yaml' --set forces.push.force=[0,0,1e12] --at 1 -o bad.h5",
+                              s.dir);
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.output.find("body 'rov'") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "bad.h5"));
+  CHECK_FALSE(fs::exists(s.dir / "bad.json"));
+}
