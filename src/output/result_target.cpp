@@ -41,6 +41,42 @@ std::string read_owner(int fd) {
   return owner;
 }
 
+// What a name that exists but is not a regular file is, for messages; "" for a regular file.
+std::string not_a_file(const struct stat& st) {
+  if (S_ISREG(st.st_mode)) return "";
+  if (S_ISDIR(st.st_mode)) return "a folder";
+  if (S_ISLNK(st.st_mode)) return "a symbolic link";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Renaming onto a name replaces whatever it is (/dev/null became a regular file), and opening
+// it writes through a link: every name the run writes or renames onto must be absent or a
+// regular file. A symbolic link is refused rather than followed, so the file a link points to
+// is never replaced behind the user's back.
+void require_absent_or_regular(const std::string& name, const std::string& what) {
+  struct stat st {};
+  if (::lstat(name.c_str(), &st) != 0) return;  // absent (or unreachable: creating it will say)
+  const std::string kind = not_a_file(st);
+  if (kind.empty()) return;
+  std::string message = what + " is " + kind;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const fs::path to = fs::read_symlink(name, ec);
+    if (!ec) message += " (to " + to.string() + ")";
+    message += ", not a file; sim does not write through links. Give the file itself with -o, or remove the link";
+  } else if (S_ISDIR(st.st_mode)) {
+    message += "; give a file name";
+  } else {
+    message += ", not a file; sim writes its result beside it and renames it there, which would replace it. "
+               "Give a file name with -o";
+  }
+  throw OutputRefused(message);
+}
+
 }  // namespace
 
 ResultTarget::ResultTarget(const std::string& target, const std::vector<std::string>& inputs,
@@ -48,7 +84,9 @@ ResultTarget::ResultTarget(const std::string& target, const std::vector<std::str
     : target_(target), partial_(target + ".partial"), creating_(target + ".partial.new"),
       lock_path_(target + ".lock") {
   std::error_code ec;
-  if (fs::is_directory(target_, ec)) throw OutputRefused("the output " + target_ + " is a folder; give a file name");
+  require_absent_or_regular(target_, "the output " + target_);
+  for (const std::string& ours : {partial_, creating_, lock_path_, partial_ + ".rewrite"})
+    require_absent_or_regular(ours, ours + " (which a run writes beside its output)");
 
   // Nothing of an input may be touched: the target, nor the files made beside it.
   std::vector<std::pair<std::string, struct stat>> read_files;
@@ -68,7 +106,8 @@ ResultTarget::ResultTarget(const std::string& target, const std::vector<std::str
   // The lock. Its file may be removed by a run finishing while we open it: lock the file the
   // name refers to after locking, or try again.
   for (int attempt = 0; attempt < 100 && !locked_; ++attempt) {
-    lock_fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // O_NOFOLLOW: a link put there since the check must not make us truncate its target.
+    lock_fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (lock_fd_ < 0) {
       throw OutputRefused("cannot create the lock file " + lock_path_ + ": " + system_error(errno) +
                           " (is the output's folder writable?)");

@@ -248,3 +248,40 @@ TEST_CASE("validate: a part is checked as a part; a result file is not YAML and 
   CHECK(h5.exit_code == 2);
   CHECK(h5.output.find("out.h5: error: not a YAML file: an HDF5 file") != std::string::npos);
 }
+
+TEST_CASE("run: an output that is not a regular file (a FIFO, a link, beside files that are not) is refused, untouched") {
+  // A rename onto /dev/null replaced the device with a regular file. Here a FIFO stands in for
+  // the device (the real /dev/null is never touched); a link is refused rather than followed.
+  const fs::path dir = fresh_dir("not_a_file");
+  REQUIRE(::mkfifo((dir / "pipe.h5").c_str(), 0644) == 0);
+  const Outcome fifo = run_sim("'" + kDefaultScenario + "' --duration 0.1 -o pipe.h5", dir);
+  CAPTURE(fifo.output);
+  CHECK(fifo.exit_code == 2);
+  CHECK(fifo.output.find("the output pipe.h5 is a FIFO (named pipe), not a file") != std::string::npos);
+  CHECK(fs::is_fifo(fs::symlink_status(dir / "pipe.h5")));
+
+  write_file(dir / "kept.h5", "not to be replaced");
+  fs::create_symlink("kept.h5", dir / "link.h5");
+  const Outcome link = run_sim("'" + kDefaultScenario + "' --duration 0.1 -o link.h5", dir);
+  CAPTURE(link.output);
+  CHECK(link.exit_code == 2);
+  CHECK(link.output.find("the output link.h5 is a symbolic link (to kept.h5), not a file") != std::string::npos);
+  CHECK(fs::is_symlink(dir / "link.h5"));
+  CHECK(read_bytes(dir / "kept.h5") == "not to be replaced");
+
+  // The names a run writes beside its output are held to the same rule.
+  REQUIRE(::mkfifo((dir / "side.h5.partial").c_str(), 0644) == 0);
+  const Outcome partial = run_sim("'" + kDefaultScenario + "' --duration 0.1 -o side.h5", dir);
+  CAPTURE(partial.output);
+  CHECK(partial.exit_code == 2);
+  CHECK(partial.output.find("side.h5.partial (which a run writes beside its output) is a FIFO") != std::string::npos);
+  CHECK(fs::is_fifo(fs::symlink_status(dir / "side.h5.partial")));
+  fs::create_symlink("kept.h5", dir / "lock.h5.lock");
+  const Outcome lock = run_sim("'" + kDefaultScenario + "' --duration 0.1 -o lock.h5", dir);
+  CAPTURE(lock.output);
+  CHECK(lock.exit_code == 2);
+  CHECK(lock.output.find("lock.h5.lock (which a run writes beside its output) is a symbolic link") != std::string::npos);
+  CHECK(read_bytes(dir / "kept.h5") == "not to be replaced");
+  for (const char* absent : {"side.h5", "lock.h5", "pipe.h5.partial", "link.h5.partial", "pipe.h5.lock"})
+    CHECK_FALSE(fs::exists(fs::symlink_status(dir / absent)));
+}

@@ -144,6 +144,42 @@ TEST_CASE("CSV inputs over 16 MiB and YAML files over 1 MiB are refused without 
   CHECK(format(ds[0]) == yaml + ": error: the file is larger than 1 MiB; a scenario takes a few kB");
 }
 
+TEST_CASE("CSV inputs: cells, columns and reported problems are bounded; a file of short cells within 16 MiB is refused at its cell count") {
+  // 16 MiB of two-character cells would be 8 million cells: the bound stops it at 1.5 million,
+  // at the row that crosses it.
+  std::string zeros = "time,pwm\n";
+  for (int k = 0; k < 750'001; ++k) zeros += std::to_string(k) + ",0\n";
+  write_temp("bounds/zeros.csv", zeros);
+  const auto cells = diagnostics_of(write_temp("bounds/zeros.yaml", csv_scenario("zeros.csv")));
+  REQUIRE(cells.size() == 1);
+  CHECK(cells[0].line == 750'002);
+  CHECK(cells[0].message.find("more than 1500000 cells (rows × columns)") != std::string::npos);
+
+  std::string wide;
+  for (int k = 0; k < 10'001; ++k) wide += (k ? ",c" : "c") + std::to_string(k);
+  write_temp("bounds/wide.csv", wide + "\n");
+  const auto columns = diagnostics_of(write_temp("bounds/wide.yaml", csv_scenario("wide.csv")));
+  REQUIRE(columns.size() == 1);
+  CHECK(columns[0].message.find("the header names 10001 columns; a CSV file has at most 10000") != std::string::npos);
+
+  // 1000 bad cells and 1000 short rows: the first 20 of each kind, then a count.
+  std::string bad = "time,pwm\n";
+  for (int k = 0; k < 1000; ++k) bad += std::to_string(k) + ",x\n";
+  write_temp("bounds/bad.csv", bad);
+  const auto cells_bad = diagnostics_of(write_temp("bounds/bad.yaml", csv_scenario("bad.csv")));
+  REQUIRE(cells_bad.size() == 21);
+  CHECK(cells_bad[19].line == 21);
+  CHECK(cells_bad[20].line == 1001);
+  CHECK(cells_bad[20].message == "and 980 more cells of column 'pwm' that are not numbers (the last at this line)");
+  std::string short_rows = "time,pwm\n";
+  for (int k = 0; k < 1000; ++k) short_rows += std::to_string(k) + "\n";
+  write_temp("bounds/short.csv", short_rows);
+  const auto rows_bad = diagnostics_of(write_temp("bounds/short.yaml", csv_scenario("short.csv")));
+  REQUIRE(rows_bad.size() == 21);
+  CHECK(rows_bad[0].message == "expected 2 cells as in the header (line 1), got 1");
+  CHECK(rows_bad[20].message == "and 980 more rows with another number of cells than the header (the last at this line)");
+}
+
 TEST_CASE("nesting: flow collections 33 deep are refused at the 33rd bracket, before yaml-cpp reads them") {
   const std::string deep = write_temp("deep.yaml", "a: " + std::string(100000, '[') + "\n");
   const auto ds = diagnostics_of(deep);
