@@ -398,9 +398,8 @@ class Resolver {
     auto it = texts_.find(canonical);
     if (it == texts_.end()) {
       std::string why;
-      // A URDF file has its own bound (urdf_tree.cpp), checked as it is read.
-      std::optional<std::string> text =
-          read_input_file(path.string(), why, is_urdf(path) ? kMaxInputBytes : kMaxYamlBytes);
+      // A URDF file too: 1 MiB (urdf_tree.cpp says why).
+      std::optional<std::string> text = read_input_file(path.string(), why, kMaxYamlBytes);
       if (!text) {
         reader_.error_first(file, "cannot read '" + shown + "': " + why);
         return std::nullopt;

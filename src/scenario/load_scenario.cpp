@@ -256,7 +256,8 @@ void check_name(Reader& reader, const Field& f, std::string& out) {
                     "output file), got '" + *s + "'");
 }
 
-Scenario read_scenario(Reader& reader, const YAML::Node& root) {
+// `part_unreadable`: an include could not be read or has errors, which says why bodies may be missing.
+Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreadable) {
   Scenario s;
   const Field self{YAML::Node(YAML::NodeType::Undefined), root, ""};
   if (!root.IsMap()) {
@@ -283,7 +284,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   auto empty = [](const Field& f) {
     return absent(f) || (f.value.IsSequence() && f.value.size() == 0);
   };
-  if (m.ok() && empty(bodies) && empty(manipulators))
+  if (m.ok() && empty(bodies) && empty(manipulators) && !part_unreadable)
     reader.report(root.Mark(), "",
                   "the scenario has no bodies: give them in 'bodies', or as the links of "
                   "'manipulators'");
@@ -348,6 +349,7 @@ Scenario load(const std::string& path, const std::string* given_text,
     shifted += body.substr(body.substr(0, kBom.size()) == kBom ? kBom.size() : 0);
     return parse(path, shifted, first_line, diagnostics, budget);
   };
+  const std::size_t before_includes = diagnostics.size();
   try {
     resolve_includes(root, sources, parse_part, diagnostics);
   } catch (const TooManyProblems&) {
@@ -367,11 +369,18 @@ Scenario load(const std::string& path, const std::string* given_text,
   // The resolved scenario, overrides applied, against the schema, before anything is read
   // from it (reading adds the values a shape derives); the reader's own messages, more
   // specific, win where both find a problem.
-  const std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
+  std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
+  // A part that could not be read (missing, too large, a bad URDF) explains missing bodies:
+  // neither the schema nor the reader says "no bodies" after it.
+  const bool part_unreadable = diagnostics.size() > before_includes;
+  if (part_unreadable)
+    std::erase_if(violations, [](const SchemaViolation& v) {
+      return v.segments.empty() && v.message.find("'bodies'") != std::string::npos;
+    });
   Reader reader(path, applied);
   Scenario scenario;
   try {
-    scenario = read_scenario(reader, root);
+    scenario = read_scenario(reader, root, part_unreadable);
     reader.report_schema_violations(violations);
   } catch (const TooManyProblems&) {
   }
