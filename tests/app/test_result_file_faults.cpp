@@ -285,3 +285,14 @@ TEST_CASE("run: an output that is not a regular file (a FIFO, a link, beside fil
   for (const char* absent : {"side.h5", "lock.h5", "pipe.h5.partial", "link.h5.partial", "pipe.h5.lock"})
     CHECK_FALSE(fs::exists(fs::symlink_status(dir / absent)));
 }
+
+TEST_CASE("run: times in messages are printed with at most nine significant digits") {
+  // 0.1 + 0.2 in binary is 0.30000000000000004: a message shows 0.3.
+  const fs::path dir = fresh_dir("time_digits");
+  const Outcome out = run_sim("'" + kDefaultScenario + "' --duration 0.30000000000000004 -o out.h5", dir);
+  CAPTURE(out.output);
+  CHECK(out.exit_code == 0);
+  CHECK(out.output.find("for 0.3 s (") != std::string::npos);
+  CHECK(out.output.find("completed 0.3 s in") != std::string::npos);
+  CHECK(out.output.find("0.3000000") == std::string::npos);
+}
