@@ -1,5 +1,6 @@
 #include "app/validate_command.h"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -14,9 +15,13 @@ namespace uwsim::app {
 
 namespace {
 
-// A part (a file scenarios include) says so in its modeline, as editors read it:
+// A YAML part (a file scenarios include) says so in its modeline, as editors read it:
 // "# yaml-language-server: $schema=../schemas/part.schema.json", among its first comment lines.
+// A URDF robot (*.urdf) is a part too, as an include reads it.
 bool is_part_file(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == ".urdf") return true;
   std::string why;  // a file that cannot be read is left to the loader to report
   const std::optional<std::string> text = scenario::read_input_file(path, why, scenario::kMaxYamlBytes);
   if (!text) return false;

@@ -242,6 +242,11 @@ TEST_CASE("validate: a part is checked as a part; a result file is not YAML and 
   CAPTURE(part.output);
   CHECK(part.exit_code == 0);
   CHECK(part.output.find("bluerov2.yaml: valid part (1 body") != std::string::npos);
+  // A URDF robot is a part by its name, as an include reads it.
+  const Outcome urdf = run_sim("validate '" + std::string(UWSIM_SOURCE_DIR) + "/scenarios/kolano2024/alpha5.urdf'", dir);
+  CAPTURE(urdf.output);
+  CHECK(urdf.exit_code == 0);
+  CHECK(urdf.output.find("alpha5.urdf: valid part (") != std::string::npos);
   previous_result(dir);
   const Outcome h5 = run_sim("validate out.h5", dir);
   CAPTURE(h5.output);
