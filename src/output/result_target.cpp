@@ -53,6 +53,8 @@ std::string not_a_file(const struct stat& st) {
   return "not a regular file";
 }
 
+}  // namespace
+
 // Renaming onto a name replaces whatever it is (/dev/null became a regular file), and opening
 // it writes through a link: every name the run writes or renames onto must be absent or a
 // regular file. A symbolic link is refused rather than followed, so the file a link points to
@@ -76,8 +78,6 @@ void require_absent_or_regular(const std::string& name, const std::string& what)
   }
   throw OutputRefused(message);
 }
-
-}  // namespace
 
 ResultTarget::ResultTarget(const std::string& target, const std::vector<std::string>& inputs,
                            const std::string& command_line)

@@ -23,6 +23,12 @@ class OutputRefused : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws OutputRefused, saying what `name` is, unless it is absent or a regular file: a rename
+// onto a device, FIFO or link replaces it (`-o /dev/null` did), and writing through a link
+// replaces a file the command line does not name. `what` begins the message ("the output x").
+// Every command that writes a file by renaming onto it checks its target so.
+void require_absent_or_regular(const std::string& name, const std::string& what);
+
 class ResultTarget {
  public:
   // Checks `target` against `inputs` (paths of every file the run read), takes the lock and

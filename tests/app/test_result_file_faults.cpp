@@ -301,3 +301,22 @@ TEST_CASE("run: times in messages are printed with at most nine significant digi
   CHECK(out.output.find("completed 0.3 s in") != std::string::npos);
   CHECK(out.output.find("0.3000000") == std::string::npos);
 }
+
+TEST_CASE("compare and linearize: an output that is a FIFO or a link is refused, untouched") {
+  // Their files are written beside the target and renamed onto it, as a run's are.
+  const fs::path dir = fresh_dir("other_outputs");
+  const std::string before = previous_result(dir);
+  REQUIRE(::mkfifo((dir / "pipe.txt").c_str(), 0644) == 0);
+  const Outcome compare = run_sim("compare out.h5 out.h5 -o pipe.txt", dir);
+  CAPTURE(compare.output);
+  CHECK(compare.exit_code == 2);
+  CHECK(compare.output.find("the output pipe.txt is a FIFO (named pipe), not a file") != std::string::npos);
+  CHECK(fs::is_fifo(fs::symlink_status(dir / "pipe.txt")));
+  fs::create_symlink("out.h5", dir / "link.h5");
+  const Outcome linear = run_sim("linearize '" + kDefaultScenario + "' -o link.h5", dir);
+  CAPTURE(linear.output);
+  CHECK(linear.exit_code == 2);
+  CHECK(linear.output.find("the output link.h5 is a symbolic link (to out.h5)") != std::string::npos);
+  CHECK(fs::is_symlink(dir / "link.h5"));
+  CHECK(read_bytes(dir / "out.h5") == before);
+}
