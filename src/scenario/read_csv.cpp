@@ -17,7 +17,8 @@ bool blank(char c) { return c == ' ' || c == '\t'; }
 void split(const std::string& text, std::size_t begin, std::size_t end, std::vector<CsvFile::Cell>& cells) {
   while (true) {
     // Within the line: a search to the end of the text would make a file without ',' quadratic.
-    const auto at = std::find(text.begin() + static_cast<std::ptrdiff_t>(begin), text.begin() + static_cast<std::ptrdiff_t>(end), ',');
+    const auto at = std::find(text.begin() + static_cast<std::ptrdiff_t>(begin),
+                              text.begin() + static_cast<std::ptrdiff_t>(end), ',');
     const auto stop = static_cast<std::size_t>(at - text.begin());
     std::size_t first = begin, last = stop;
     while (first < last && blank(text[first])) ++first;
@@ -82,8 +83,9 @@ std::optional<CsvFile> read_csv_file(const std::string& path, std::vector<Diagno
     if (csv.header.empty()) {
       csv.header_line = number;
       if (count > kMaxCsvColumns) {
-        problems.push_back({path, number, 1, "the header names " + std::to_string(count) + " columns; a CSV file has at most " +
-                                                 std::to_string(kMaxCsvColumns)});
+        problems.push_back({path, number, 1,
+                            "the header names " + std::to_string(count) + " columns; a CSV file has at most " +
+                                std::to_string(kMaxCsvColumns)});
         return std::nullopt;
       }
       split(s, line_start, end, cells);

@@ -320,3 +320,17 @@ TEST_CASE("compare and linearize: an output that is a FIFO or a link is refused,
   CHECK(fs::is_symlink(dir / "link.h5"));
   CHECK(read_bytes(dir / "out.h5") == before);
 }
+
+TEST_CASE("run: the scenario's warnings are kept in the result file's warnings, as the run's are") {
+  const fs::path dir = fresh_dir("kept_warnings");
+  write_file(dir / "rpy.yaml",
+             "name: s\nsimulation: {duration: 0.1}\n"
+             "bodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], initial: {rpy: [0, 0, 90]}}\n");
+  const Outcome out = run_sim("rpy.yaml -o out.h5", dir);
+  CAPTURE(out.output);
+  REQUIRE(out.exit_code == 0);
+  CHECK(out.output.find("rpy.yaml:4:59: warning: bodies[0].initial.rpy: an angle beyond") != std::string::npos);
+  const ResultFile result(dir / "out.h5");
+  REQUIRE(result.ok());
+  CHECK(result.root_attribute("warnings").find("was it written in degrees?") != std::string::npos);
+}
