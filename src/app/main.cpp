@@ -3,6 +3,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -243,12 +244,19 @@ int main(int argc, char** argv) {
   cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
   auto* output = cli.add_option("-o,--output", "result file (HDF5); default results/<name>.h5");
   auto* duration_opt = cli.add_option("--duration", duration, "simulated time in seconds (overrides simulation.duration)")
-                           ->check(CLI::PositiveNumber);
+                           ->check(CLI::Validator(
+                               [](const std::string& text) {
+                                 double x = 0.0;
+                                 const bool positive = CLI::detail::lexical_cast(text, x) && x > 0.0 && std::isfinite(x);
+                                 return positive ? std::string() : "expected a positive number of seconds, got " + text;
+                               },
+                               "SECONDS"));
   cli.add_option("--set", options.overrides,
                  "override a scenario value: key.path=value (repeatable), e.g. bodies.rov.mass=12")
       ->allow_extra_args(false);
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   cli.add_flag("-v,--verbose", verbose, "print debugging details");
+  cli.add_flag("--force", options.force, "run even if the projected output (> 10 GB) or step count (> 1e9) looks like a slip");
 
   if (const int code = parse(cli, args); code >= 0) return code;
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "output/result_target.h"
 #include "scenario/load_scenario.h"
 
 namespace uwsim::app {
@@ -67,6 +68,7 @@ SimulatedPoint simulate_to(const model::Model& model, const scenario::Simulation
 }
 
 void write_replacing(const std::filesystem::path& path, const std::function<void(const std::string&)>& write) {
+  output::require_absent_or_regular(path.string(), "the output " + path.string());  // throws OutputRefused
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   std::filesystem::path temporary = path;

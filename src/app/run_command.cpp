@@ -3,18 +3,20 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <cerrno>
 #include <chrono>
-#include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "app/exit_codes.h"
 #include "app/progress.h"
+#include "app/stop_signals.h"
 #include "integrate/driver.h"
 #include "model/build_model.h"
 #include "output/hdf5_file.h"
 #include "output/recorder.h"
+#include "output/result_target.h"
 #include "scenario/load_scenario.h"
 #include "version.h"
 
@@ -22,20 +24,21 @@ namespace uwsim::app {
 
 namespace {
 
-std::atomic<bool> g_interrupt{false};
-std::atomic<int> g_signal{0};
-
-// First Ctrl-C (or SIGTERM from a batch system): finish the current step, write what we have,
-// exit 128 + signal. A second one: the default action.
-extern "C" void on_stop_signal(int signal_number) {
-  g_signal.store(signal_number);
-  g_interrupt.store(true);
-  std::signal(signal_number, SIG_DFL);
-}
+// Beyond these a run is almost surely a slip (a duration in ms typed as s, a step in s typed as
+// ms); it is refused unless --force.
+constexpr double kMaxProjectedBytes = 10e9;
+constexpr double kMaxProjectedSteps = 1e9;
 
 std::string format_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+// Times in messages: nine significant digits, so 12.340000000000002 reads 12.34.
+std::string format_time(double t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", t);
   return text;
 }
 
@@ -61,9 +64,36 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
   file.set_root_attribute("status", "running");
 }
 
+// What the run would write and how many steps it would take, if either is absurd.
+std::optional<std::string> absurd_size(const model::Model& model, const integrate::Settings& settings) {
+  const double samples = std::floor(settings.duration * settings.output_rate) + 2.0;
+  const double values = static_cast<double>(output::Recorder::values_per_sample(model));
+  const double bytes = samples * values * sizeof(double);
+  const bool rk4 = settings.method == integrate::Method::rk4;
+  const double steps = rk4 ? settings.duration / settings.step : 0.0;
+  if (bytes <= kMaxProjectedBytes && steps <= kMaxProjectedSteps) return std::nullopt;
+  char text[160];
+  std::snprintf(text, sizeof text, "the run would write about %.3g GB (%.3g samples of %.0f values, before compression)",
+                bytes / 1e9, samples, values);
+  std::string message = text;
+  if (rk4) {
+    std::snprintf(text, sizeof text, " and take %.3g rk4 steps", steps);
+    message += text;
+  }
+  return message + "; more than 10 GB or 1e9 steps is taken for a slip in simulation.duration, step or "
+                   "output_rate. Add --force to run it anyway";
+}
+
+// A failure to write: a full disk or a broken device is not bad input.
+int exit_code_for(const output::OutputError& error) {
+  const int e = error.error_number();
+  return e == ENOSPC || e == EDQUOT || e == EIO || e == EFBIG ? kOutputFailure : kBadInput;
+}
+
 }  // namespace
 
 int run_scenario(const RunOptions& options) {
+  const StopSignals signals;  // from the start: a broken stderr must not end the run
   std::vector<std::string> overrides = options.overrides;
   if (options.duration) overrides.push_back("simulation.duration=" + format_number(*options.duration));
 
@@ -75,20 +105,50 @@ int run_scenario(const RunOptions& options) {
     for (const scenario::Diagnostic& d : error.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
     return kBadInput;
   }
+  for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   const model::Model model = model::build_model(scenario);
   const integrate::Settings settings = integrate::settings_from(scenario.simulation);
+  if (!options.force) {
+    if (const auto problem = absurd_size(model, settings)) {
+      spdlog::error("{}: {}", options.scenario_path, *problem);
+      return kBadInput;
+    }
+  }
 
   const std::filesystem::path path =
       options.output_path ? std::filesystem::path(*options.output_path)
                           : std::filesystem::path("results") / (scenario.name + ".h5");
-  std::optional<output::Hdf5File> file;
+  std::optional<output::ResultTarget> target;
   try {
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-    file.emplace(path.string());
-    write_header(*file, scenario, options);
-  } catch (const std::exception& error) {
-    spdlog::error("cannot write the output file {}: {}", path.string(), error.what());
+    std::error_code ec;
+    if (path.has_parent_path() && !std::filesystem::create_directories(path.parent_path(), ec) && ec)
+      throw output::OutputRefused("cannot create the folder " + path.parent_path().string() + ": " + ec.message());
+    target.emplace(path.string(), scenario.input_files, options.command_line);
+  } catch (const output::OutputRefused& error) {
+    spdlog::error("{}", error.what());
     return kBadInput;
+  }
+  if (!target->lock_warning().empty()) spdlog::warn("{}", target->lock_warning());
+  if (target->had_stale_partial())
+    spdlog::warn("{} is left from an earlier run that did not finish; this run replaces it", target->partial());
+
+  // The file, with its structure on disk, becomes <output>.partial; the result is untouched.
+  std::optional<output::Hdf5File> file;
+  std::optional<output::Recorder> recorder;
+  try {
+    file.emplace(target->creating());
+    write_header(*file, scenario, options);
+    recorder.emplace(model, *file);
+    file->flush();
+    target->publish_partial();
+    file->renamed(target->partial());
+  } catch (const std::exception& error) {
+    const auto* output_error = dynamic_cast<const output::OutputError*>(&error);
+    recorder.reset();
+    file.reset();  // closes; never throws
+    target->discard_creating();
+    spdlog::error("{}; nothing was written", error.what());
+    return output_error ? exit_code_for(*output_error) : kBadInput;
   }
 
   if (settings.method == integrate::Method::rk4) {
@@ -97,51 +157,75 @@ int run_scenario(const RunOptions& options) {
                    "rk4 unstable (damping·step > 2·inertia); use a smaller step or dopri5", joint, settings.step);
     }
   }
-  spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, settings.duration,
+  spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, format_time(settings.duration),
                model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
-  g_interrupt.store(false);
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
   const auto wall_start = std::chrono::steady_clock::now();
   integrate::RunResult result;
+  std::optional<std::string> write_failure;
   try {
-    output::Recorder recorder(model, *file);
-    ProgressLine progress(recorder, settings.duration, isatty(STDERR_FILENO) == 1);
-    result = integrate::run(model, settings, progress, &g_interrupt);
+    ProgressLine progress(*recorder, settings.duration, isatty(STDERR_FILENO) == 1);
+    result = integrate::run(model, settings, progress, &StopSignals::requested());
+  } catch (const output::OutputError& error) {
+    write_failure = error.what();
   } catch (const std::exception& error) {
-    // A write that failed (disk full) or a stepper that gave up: still end with a valid file.
+    // A stepper that gave up: still end with a valid file.
     result.outcome = integrate::Outcome::diverged;
     result.message = error.what();
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
+  // Warnings that do not stop a run (the scenario's, then the run's) are kept in the file.
   std::string warnings;
+  for (const std::string& w : scenario.warnings) warnings += w + "\n";
   for (const std::string& w : result.warnings) {
     spdlog::warn("{}", w);
     warnings += w + "\n";
   }
+  if (!write_failure) {
+    try {
+      file->set_root_attribute("warnings", warnings);
+      file->set_root_attribute("status", status_of(result));
+      file->close();
+    } catch (const output::OutputError& error) {
+      write_failure = error.what();
+    }
+  }
+  if (write_failure) {
+    // The file keeps what was committed before the failure; the previous result stays.
+    try {
+      file->set_root_attribute("status", "failed: " + *write_failure);
+    } catch (const std::exception&) {
+    }
+    try {
+      file->close();
+    } catch (const std::exception&) {
+    }
+    spdlog::error("{}", *write_failure);
+    spdlog::error("the run stopped at t = {} s; what was written before the failure is in {}, and {} is "
+                  "as it was before this run", format_time(recorder->last_time()), target->partial(), target->target());
+    return kOutputFailure;
+  }
+  if (!file->canonical())
+    spdlog::warn("{} was flushed on a timer and could not be rewritten afterwards: its bytes may differ "
+                 "from a rerun's (its content does not)", target->target());
   try {
-    file->set_root_attribute("warnings", warnings);
-    file->set_root_attribute("status", status_of(result));
-    file->close();
-  } catch (const std::exception& error) {
-    spdlog::error("could not finish the output file {}: {}", path.string(), error.what());
-    return kNumericalFailure;
+    target->publish_result();
+  } catch (const output::OutputRefused& error) {
+    spdlog::error("{}; the complete result is in {}", error.what(), target->partial());
+    return kOutputFailure;
   }
 
   switch (result.outcome) {
     case integrate::Outcome::completed:
-      spdlog::info("completed {} s in {:.3f} s wall time ({} steps)", settings.duration, wall, result.steps);
+      spdlog::info("completed {} s in {:.3f} s wall time ({} steps)", format_time(settings.duration), wall, result.steps);
       spdlog::info("output: {}", path.string());
       return kDone;
     case integrate::Outcome::interrupted:
-      spdlog::warn("interrupted at t = {} s; output so far: {}", result.end_time, path.string());
-      return 128 + g_signal.load();
+      spdlog::warn("interrupted at t = {} s; output so far: {}", format_time(result.end_time), path.string());
+      return exit_code_for_signal(StopSignals::signal_number());
     case integrate::Outcome::diverged:
       spdlog::error("run failed: {}", result.message);
-      spdlog::error("output up to t = {} s: {}", result.end_time, path.string());
+      spdlog::error("output up to t = {} s: {}", format_time(result.end_time), path.string());
       return kNumericalFailure;
   }
   return kNumericalFailure;

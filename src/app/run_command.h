@@ -13,6 +13,7 @@ struct RunOptions {
   std::optional<double> duration;          // overrides simulation.duration
   std::vector<std::string> overrides;      // --set key.path=value
   std::string command_line;                // stored in the result file
+  bool force = false;                      // run even if its projected size is absurd
 };
 
 // Returns the process exit code (exit_codes.h). Reports problems through spdlog.

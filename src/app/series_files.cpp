@@ -204,11 +204,14 @@ SeriesFile read_csv(const std::string& path, const CsvSettings& settings) {
   const auto t_index = static_cast<std::size_t>(time_it - names.begin());
   const auto time = scenario::csv_numbers(*csv, t_index, problems);
   if (time) {
-    for (std::size_t k = 1; k < time->size(); ++k) {
+    std::size_t reported = 0;  // the first few: the rest follow from them
+    for (std::size_t k = 1; k < time->size() && reported < scenario::kMaxCsvProblems; ++k) {
       if ((*time)[k] > (*time)[k - 1]) continue;
-      const auto& row = csv->rows[k];
-      problems.push_back({path, row.line, row.cells[t_index].column,
-                          "times must increase: " + row.cells[t_index].text + " s follows " + csv->rows[k - 1].cells[t_index].text + " s (line " +
+      ++reported;
+      const auto& cell = csv->cell(k, t_index);
+      problems.push_back({path, csv->rows[k].line, csv->column_of(k, t_index),
+                          "times must increase: " + std::string(csv->text_of(cell)) + " s follows " +
+                              std::string(csv->text_of(csv->cell(k - 1, t_index))) + " s (line " +
                               std::to_string(csv->rows[k - 1].line) + ")"});
     }
   }

@@ -8,12 +8,19 @@
 #include <fstream>
 #include <system_error>
 
+#include "output/result_target.h"
+
 namespace uwsim::app {
 
 std::string write_text_file(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
+  try {
+    output::require_absent_or_regular(path, "the output " + path);
+  } catch (const output::OutputRefused& refused) {
+    return refused.what();
+  }
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   const fs::path temporary = target.string() + ".tmp" + std::to_string(getpid());
   {

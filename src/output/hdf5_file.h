@@ -1,9 +1,41 @@
-// An HDF5 file written incrementally: extendible, chunked (1024 rows), shuffled and
-// deflated datasets of double rows, buffered in memory one chunk at a time. Memory stays flat
-// on long runs; a chunk is written exactly when it fills (and at flush/close), so the same
-// sequence of calls gives a byte-identical file (no object timestamps are stored).
+// An HDF5 file written incrementally: extendible, chunked (1024 rows), shuffled and deflated
+// datasets of double rows, buffered in memory one chunk at a time, so memory stays flat on long
+// runs. The same sequence of calls gives a byte-identical file (no object timestamps, and see
+// "Timed commits" below).
+//
+// Durability (issue 12: a run killed at any moment leaves a file h5py opens, every dataset of
+// one length). Rows reach the disk in whole chunks written with H5Dwrite_chunk, and readers see
+// them only after a *commit*:
+//   1. H5Fflush: the chunks' entries in each dataset's chunk index go to disk (the chunks
+//      themselves went at H5Dwrite_chunk); the datasets' lengths are unchanged, so the new
+//      chunks are not yet visible;
+//   2. every dataset is extended to its new length, then H5Fflush writes those lengths.
+// So no dataset's length covers rows whose chunk is not indexed on disk, and since the metadata
+// cache is told never to evict, nothing reaches the disk between commits: a file cut off at
+// any moment is its last commit. (Only a kill during the few small writes of step 2 can leave
+// datasets one commit apart, each still correct; HDF5 1.10 offers no atomic multi-dataset
+// update without SWMR, whose files a plain h5py.File cannot open after a crash.) The file is
+// created empty and committed at once, so it is readable from its first microseconds.
+// No file space is ever freed (a freed block could be reused while the last commit on disk
+// still points at it): a chunk is written once, or — a partial chunk — stored unfiltered and
+// rewritten in place at the same size.
+//
+// Commits happen at flush(), close(), and in sync() (called after each sample) when a chunk
+// has filled since the last commit.
+//
+// Timed commits: sync() also commits when `flush_interval` of wall time has passed with rows
+// not yet in the file, partial chunks included, so a slow run killed outright loses at most
+// that much. Their timing would make the file's layout depend on the wall clock; a file that
+// had any is rewritten at close() by replaying the sequence of calls without them, so that it
+// is byte for byte the file an undisturbed run writes. (If that rewrite fails, the file is
+// kept as it is — complete and valid, but not canonical: see canonical().)
+//
+// Full disks: space is reserved ahead of the file (space_reservation.h), so that running out
+// of it stops the writing before a chunk, with room left to finish the file with close().
+// Every failure is an OutputError naming the file and, where the system gave one, its error.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
@@ -14,16 +46,31 @@ namespace uwsim::output {
 
 class OutputError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit OutputError(const std::string& message, int error_number = 0)
+      : std::runtime_error(message), error_number_(error_number) {}
+  // errno of the system call that failed (ENOSPC for a full disk); 0 if none is known.
+  int error_number() const { return error_number_; }
+
+ private:
+  int error_number_;
+};
+
+struct Hdf5FileOptions {
+  // Commit in sync() at each completed chunk and after `flush_interval` of wall time. Off, the
+  // file is committed only by flush() and close() (the benchmark's comparison).
+  bool durable = true;
+  std::chrono::milliseconds flush_interval{2000};
+  // Reserve disk space ahead of the file (space_reservation.h).
+  bool reserve_space = true;
 };
 
 class Hdf5File {
  public:
   using SeriesId = std::size_t;
 
-  // Creates (truncates) the file. Throws OutputError naming the path on failure.
-  explicit Hdf5File(const std::string& path);
-  ~Hdf5File();  // flushes and closes; never throws
+  // Creates (truncates) the file and commits it empty. Throws OutputError naming the path.
+  explicit Hdf5File(const std::string& path, Hdf5FileOptions options = {});
+  ~Hdf5File();  // closes; never throws
   Hdf5File(const Hdf5File&) = delete;
   Hdf5File& operator=(const Hdf5File&) = delete;
 
@@ -34,21 +81,34 @@ class Hdf5File {
                       const std::string& description,
                       const std::vector<std::string>& column_names = {});
 
-  // Appends one row of `columns` values. Does not allocate once the series' buffer exists.
+  // Appends one row of `columns` values; writes the chunk when it fills. Does not allocate.
   void append(SeriesId series, const double* row);
 
   // A string attribute (variable-length UTF-8) on the root group; setting it again replaces it.
   void set_root_attribute(const std::string& name, const std::string& value);
 
-  // Flushes to disk what whole chunks have been written since the last call, so a run killed
-  // outright leaves a readable file missing at most its last chunk. Writes no partial chunk,
-  // so calling it after every row keeps the file's bytes independent of timing. Cheap when
-  // nothing was written.
+  // Readers will see at most `rows` rows of any series (the rows appended so far stay in the
+  // buffers but are not shown): after a failure in the middle of a sample, the whole samples.
+  void limit_rows(std::size_t rows);
+
+  // Called after each sample: commits if a chunk filled since the last commit, or if the
+  // flush interval has passed with rows not yet in the file (a timed commit). Cheap otherwise.
   void sync();
 
-  // Writes every buffered row and flushes the file to disk.
+  // Writes every buffered row and commits.
   void flush();
+
+  // Writes every buffered row, commits and closes (and rewrites the file if it had timed
+  // commits). Throws OutputError; the file is released either way.
   void close();
+
+  // The file was renamed to `path` (while open: the writing goes on); messages and the rewrite
+  // at close use the new name.
+  void renamed(const std::string& path);
+
+  // False if the file had timed commits and could not be rewritten to its canonical bytes
+  // (it is complete and valid, but a rerun may not be byte-identical to it).
+  bool canonical() const;
 
  private:
   struct Impl;

@@ -32,9 +32,18 @@ namespace uwsim::output {
 class Recorder : public integrate::SampleSink {
  public:
   Recorder(const model::Model& model, Hdf5File& file);
+  // How many values each sample writes (every dataset's columns), e.g. to project a run's size.
+  static std::size_t values_per_sample(const model::Model& model);
   void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
+  long samples() const { return samples_; }    // whole samples handed to the file
+  double last_time() const { return last_time_; }  // the time of the last of them
+
  private:
+  void append_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws);
+  Recorder(const model::Model& model, Hdf5File* file);  // null: only counts the values
+  Hdf5File::SeriesId declare(const std::string& path, int columns, const std::string& units,
+                             const std::string& description, const std::vector<std::string>& names = {});
   void add_controller_series(const model::Controller& controller);
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
@@ -50,7 +59,10 @@ class Recorder : public integrate::SampleSink {
     bool has_shaft_speed;
   };
   const model::Model& model_;
-  Hdf5File& file_;
+  Hdf5File* file_;
+  std::size_t values_per_sample_ = 0;
+  long samples_ = 0;
+  double last_time_ = 0.0;
   std::vector<Hdf5File::SeriesId> inputs_;
   std::vector<ThrusterSeries> thrusters_;
   Hdf5File::SeriesId time_;

@@ -5,12 +5,11 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "scenario/overrides.h"
+#include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/urdf_part.h"
@@ -49,12 +48,21 @@ void SourceMap::relocate(Diagnostic& d) const {
   }
 }
 
+std::vector<std::string> SourceMap::files() const {
+  std::vector<std::string> out;
+  for (const auto& s : segments_)
+    if (std::find(out.begin(), out.end(), s.file) == out.end()) out.push_back(s.file);
+  return out;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
 
-// Blank lines shift every included file; bound the text parsed in all.
-constexpr std::size_t kMaxShiftedBytes = std::size_t{1} << 26;
+// Blank lines shift every included file; bound the text parsed in all (each use of a part
+// counting its text and its shift): as a scenario file, what yaml-cpp reads in a fraction of a
+// second (read_file.h). A BlueROV2 part is 5 kB.
+constexpr std::size_t kMaxShiftedBytes = kMaxYamlBytes;
 constexpr const char* kSections[] = {"bodies", "joints", "manipulators", "thrusters"};
 
 const OverrideMap kNoOverrides;
@@ -204,6 +212,7 @@ class Resolver {
 
   ~Resolver() {
     for (auto& d : reader_.take_diagnostics()) out_.push_back(std::move(d));
+    for (auto& d : reader_.take_warnings()) out_.push_back(std::move(d));
   }
 
   void resolve_root(YAML::Node& root) {
@@ -281,12 +290,13 @@ class Resolver {
     std::string target_shown = target.lexically_normal().string();
     std::error_code ec;
     if (!fs::exists(target, ec)) {
-      reader_.error(file, "no such file '" + target_shown + "' (includes are relative to the "
-                          "including file)");
+      reader_.error_first(file, "no such file '" + target_shown + "' (looked in " +
+                                    fs::absolute(target, ec).parent_path().lexically_normal().string() +
+                                    ": includes are relative to the including file)");
       return;
     }
     if (!fs::is_regular_file(target, ec)) {
-      reader_.error(file, "'" + target_shown + "' is not a regular file");
+      reader_.error_first(file, "'" + target_shown + "' is not a regular file");
       return;
     }
     if (target_shown != target.string() && !fs::equivalent(target_shown, target, ec))
@@ -366,6 +376,9 @@ class Resolver {
   // the resolved scenario, after the includes' `set` and the --set overrides, where the
   // part's items are reported at their own lines with their resolved paths.
   void check_as_written(const YAML::Node& doc, SchemaKind kind) {
+    // A scenario without includes has nothing here to check (the whole of it is checked once
+    // resolved): a second pass over a large one would only double the cost.
+    if (kind == SchemaKind::scenario && !child_of(doc, "include").IsDefined()) return;
     for (auto& v : check_schema(doc, kind)) {
       const bool in_include = !v.segments.empty() && v.segments.front() == "include";
       const bool top_level = kind == SchemaKind::part && v.segments.size() <= 1;
@@ -384,14 +397,15 @@ class Resolver {
                                  const std::string& shown, const std::string& canonical) {
     auto it = texts_.find(canonical);
     if (it == texts_.end()) {
-      std::ifstream in(path, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      if (!in || in.bad()) {
-        reader_.error(file, "cannot read '" + shown + "'");
+      std::string why;
+      // A URDF file too: 1 MiB (urdf_tree.cpp says why).
+      std::optional<std::string> text = read_input_file(path.string(), why, kMaxYamlBytes);
+      if (!text) {
+        reader_.error_first(file, "cannot read '" + shown + "': " + why);
         return std::nullopt;
       }
-      std::string s = text.str();
+      normalize_line_ends(*text);
+      std::string s = std::move(*text);
       // A URDF robot is read into the YAML text of a part, each of whose lines records
       // where in the URDF it came from (urdf_part.h).
       std::vector<std::pair<int, int>> origins;

@@ -33,6 +33,8 @@ class SourceMap {
           std::vector<std::pair<int, int>> origins);
   // A diagnostic of the root file at a shifted line → its own file and line.
   void relocate(Diagnostic& d) const;
+  // Every file added, each once, as it was opened.
+  std::vector<std::string> files() const;
 
  private:
   struct Segment {

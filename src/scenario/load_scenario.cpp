@@ -5,17 +5,17 @@
 #include <yaml-cpp/parser.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <set>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 
 #include "scenario/actuation_sections.h"
 #include "scenario/controller_sections.h"
+#include "scenario/flow_depth.h"
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
+#include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/trim_sections.h"
@@ -33,40 +33,19 @@ std::string summary(const std::vector<Diagnostic>& diagnostics) {
   return out.empty() ? "invalid scenario" : out;
 }
 
-// Bounds the memory a scenario file can take before its structure is checked.
-constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
-
 std::optional<std::string> read_text(const std::string& path, std::vector<Diagnostic>& out) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    out.push_back({path, 0, 0, "no such file"});
+  std::string why;
+  std::optional<std::string> text = read_input_file(path, why, kMaxYamlBytes);
+  if (!text) {
+    if (why.rfind("is larger", 0) == 0) why = "the file " + why + "; a scenario takes a few kB";
+    out.push_back({path, 0, 0, why});
     return std::nullopt;
   }
-  if (std::filesystem::is_directory(path, ec)) {
-    out.push_back({path, 0, 0, "is a directory, not a scenario file"});
+  if (const std::string binary = binary_content(*text); !binary.empty()) {
+    out.push_back({path, 0, 0, "not a YAML file: " + binary});
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.push_back({path, 0, 0, std::string("cannot open the file: ") + std::strerror(errno)});
-    return std::nullopt;
-  }
-  // Read in pieces, so that a huge (or endless) input stops at the limit.
-  std::string text;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes) {
-      out.push_back({path, 0, 0, "the file is larger than " +
-                                     std::to_string(kMaxFileBytes >> 20) +
-                                     " MiB; a scenario takes a few kB"});
-      return std::nullopt;
-    }
-  }
-  if (in.bad()) {
-    out.push_back({path, 0, 0, "cannot read the file"});
-    return std::nullopt;
-  }
+  normalize_line_ends(*text);  // yaml-cpp 0.7 reads a file with CR line ends as one line
   return text;
 }
 
@@ -100,6 +79,8 @@ class EventScan : public YAML::EventHandler {
  public:
   struct Stop {};  // thrown to end the walk at the first problem
 
+  explicit EventScan(long& budget) : budget_(budget) {}
+
   std::optional<YAML::Mark> stuck, too_many, too_deep;
 
   void OnDocumentStart(const YAML::Mark& mark) override {
@@ -131,7 +112,7 @@ class EventScan : public YAML::EventHandler {
 
  private:
   void node(const YAML::Mark& mark) {
-    if (++nodes_ > kMaxDocumentNodes) {
+    if (--budget_ < 0) {
       too_many = mark;
       throw Stop{};
     }
@@ -146,16 +127,16 @@ class EventScan : public YAML::EventHandler {
 
   bool started_ = false;
   YAML::Mark last_;
-  long nodes_ = 0;
+  long& budget_;
   int depth_ = 0;
 };
 
 // The first problem EventScan finds in `text`, as a diagnostic; nothing if there is none
 // (syntax errors are left to the real parse, which reports them).
-std::optional<Diagnostic> scan_events(const std::string& path, const std::string& text) {
+std::optional<Diagnostic> scan_events(const std::string& path, const std::string& text, long& budget) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  EventScan scan;
+  EventScan scan(budget);
   try {
     while (parser.HandleNextDocument(scan)) {
     }
@@ -179,7 +160,7 @@ std::optional<Diagnostic> scan_events(const std::string& path, const std::string
   if (scan.too_many)
     return at(*scan.too_many, "the document is too large: more than " +
                                   std::to_string(kMaxDocumentNodes) +
-                                  " values (a scenario needs a few hundred)");
+                                  " values with the files it includes (a scenario needs a few hundred)");
   if (scan.too_deep)
     return at(*scan.too_deep, "the YAML is nested more than " +
                                   std::to_string(kMaxNestingDepth) +
@@ -187,9 +168,16 @@ std::optional<Diagnostic> scan_events(const std::string& path, const std::string
   return std::nullopt;
 }
 
+// `budget`: the values the files of this load may still hold (kMaxDocumentNodes in all).
 std::optional<YAML::Node> parse(const std::string& path, const std::string& text,
-                                int first_line, std::vector<Diagnostic>& out) {
-  if (auto problem = scan_events(path, text)) {
+                                int first_line, std::vector<Diagnostic>& out, long& budget) {
+  if (const auto deep = flow_nested_deeper_than(text, kMaxNestingDepth)) {
+    out.push_back({path, deep->line, deep->column,
+                   "the YAML is nested more than " + std::to_string(kMaxNestingDepth) +
+                       " levels deep (a scenario needs about six)"});
+    return std::nullopt;
+  }
+  if (auto problem = scan_events(path, text, budget)) {
     out.push_back(std::move(*problem));
     return std::nullopt;
   }
@@ -268,7 +256,8 @@ void check_name(Reader& reader, const Field& f, std::string& out) {
                     "output file), got '" + *s + "'");
 }
 
-Scenario read_scenario(Reader& reader, const YAML::Node& root) {
+// `part_unreadable`: an include could not be read or has errors, which says why bodies may be missing.
+Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreadable) {
   Scenario s;
   const Field self{YAML::Node(YAML::NodeType::Undefined), root, ""};
   if (!root.IsMap()) {
@@ -295,7 +284,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
   auto empty = [](const Field& f) {
     return absent(f) || (f.value.IsSequence() && f.value.size() == 0);
   };
-  if (m.ok() && empty(bodies) && empty(manipulators))
+  if (m.ok() && empty(bodies) && empty(manipulators) && !part_unreadable)
     reader.report(root.Mark(), "",
                   "the scenario has no bodies: give them in 'bodies', or as the links of "
                   "'manipulators'");
@@ -317,13 +306,29 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root) {
 }
 
 // `given_text`, if not null, is the content of `path`, which is then not read.
+bool has_errors(const std::vector<Diagnostic>& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return !d.warning; });
+}
+
+// Diagnostics (and warnings) at shifted lines; see load_checked. `stopped`: reading ended at
+// kStopAfterProblems problems, and there may be more.
 Scenario load(const std::string& path, const std::string* given_text,
               const std::vector<std::string>& overrides, SourceMap& sources,
-              std::vector<Diagnostic>& diagnostics) {
-  auto text = given_text ? std::optional<std::string>(*given_text) : read_text(path, diagnostics);
+              std::vector<Diagnostic>& diagnostics, bool& stopped) {
+  std::optional<std::string> text;
+  if (given_text && given_text->size() > kMaxYamlBytes) {
+    diagnostics.push_back({path, 0, 0, "the text is larger than " + std::to_string(kMaxYamlBytes >> 20) +
+                                           " MiB; a scenario takes a few kB"});
+  } else if (given_text) {
+    text = *given_text;
+    normalize_line_ends(*text);
+  } else {
+    text = read_text(path, diagnostics);
+  }
   if (!text) return {};
   sources.add(path, *text);
-  auto parsed = parse(path, *text, 0, diagnostics);
+  long budget = kMaxDocumentNodes;
+  auto parsed = parse(path, *text, 0, diagnostics, budget);
   if (!parsed) return {};
   YAML::Node root = *parsed;
 
@@ -342,9 +347,15 @@ Scenario load(const std::string& path, const std::string* given_text,
     constexpr std::string_view kBom = "\xEF\xBB\xBF";
     const std::string_view body = part_text;
     shifted += body.substr(body.substr(0, kBom.size()) == kBom ? kBom.size() : 0);
-    return parse(path, shifted, first_line, diagnostics);
+    return parse(path, shifted, first_line, diagnostics, budget);
   };
-  resolve_includes(root, sources, parse_part, diagnostics);
+  const std::size_t before_includes = diagnostics.size();
+  try {
+    resolve_includes(root, sources, parse_part, diagnostics);
+  } catch (const TooManyProblems&) {
+    stopped = true;
+    return {};
+  }
   // Each part is bounded on its own; many of them together need not be.
   std::vector<Diagnostic> structure;
   if (!check_structure(root, "", [&](const YAML::Mark& m, std::string message) {
@@ -356,15 +367,31 @@ Scenario load(const std::string& path, const std::string* given_text,
 
   const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
   // The resolved scenario, overrides applied, against the schema, before anything is read
-  // from it; the reader's own messages, more specific, win where both find a problem.
-  const std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
+  // from it (reading adds the values a shape derives); the reader's own messages, more
+  // specific, win where both find a problem.
+  std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
+  // A part that could not be read (missing, too large, a bad URDF) explains missing bodies:
+  // neither the schema nor the reader says "no bodies" after it.
+  const bool part_unreadable = diagnostics.size() > before_includes;
+  if (part_unreadable)
+    std::erase_if(violations, [](const SchemaViolation& v) {
+      return v.segments.empty() && v.message.find("'bodies'") != std::string::npos;
+    });
   Reader reader(path, applied);
-  Scenario scenario = read_scenario(reader, root);
-  reader.report_schema_violations(violations);
+  Scenario scenario;
+  try {
+    scenario = read_scenario(reader, root, part_unreadable);
+    reader.report_schema_violations(violations);
+  } catch (const TooManyProblems&) {
+  }
+  stopped = reader.stopped();
   for (auto& d : reader.take_diagnostics()) diagnostics.push_back(std::move(d));
-  if (!diagnostics.empty()) return scenario;
+  for (auto& d : reader.take_warnings()) diagnostics.push_back(std::move(d));
+  if (has_errors(diagnostics)) return scenario;
 
   scenario.source_path = path;
+  scenario.input_files = sources.files();
+  for (const std::string& file : reader.files_read()) scenario.input_files.push_back(file);
   YAML::Emitter out;
   emit(out, root);
   scenario.resolved_yaml = std::string(out.c_str()) + "\n";
@@ -383,7 +410,7 @@ std::string format(const Diagnostic& d) {
       out += std::to_string(d.column);
     }
   }
-  out += ": error: ";
+  out += d.warning ? ": warning: " : ": error: ";
   out += d.message;
   return out;
 }
@@ -398,33 +425,49 @@ Scenario load_checked(const std::string& path, const std::string* text,
   std::vector<Diagnostic> diagnostics;
   SourceMap sources(path);
   Scenario scenario;
+  bool stopped = false;
   try {
-    scenario = load(path, text, overrides, sources, diagnostics);
+    scenario = load(path, text, overrides, sources, diagnostics, stopped);
   } catch (const YAML::Exception& e) {
     diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
+  } catch (const TooManyProblems&) {
+    stopped = true;
   } catch (const std::exception& e) {
     // Bad input must surface as a diagnostic, never as some other exception.
     diagnostics.push_back({path, 0, 0, std::string("cannot read the scenario: ") + e.what()});
   }
-  if (!diagnostics.empty()) {
-    // In file order: the lines of included files follow those of the files before them.
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const auto& a, const auto& b) {
-      return a.line != b.line ? a.line < b.line : a.column < b.column;
-    });
-    for (auto& d : diagnostics) sources.relocate(d);
-    // Identical diagnostics (same place, same message) are said once. A part included twice
-    // is read twice and reports its problems once per use: the messages differ by the key
-    // paths of the uses (bodies[0].mass, bodies[1].mass).
-    std::vector<Diagnostic> unique;
-    for (auto& d : diagnostics) {
-      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Diagnostic& u) {
-        return u.file == d.file && u.line == d.line && u.column == d.column &&
-               u.message == d.message;
-      });
-      if (!seen) unique.push_back(std::move(d));
+  // In file order: the lines of included files follow those of the files before them; a
+  // cause before its consequences.
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::make_tuple(!a.first, a.line, a.column) < std::make_tuple(!b.first, b.line, b.column);
+  });
+  for (auto& d : diagnostics) sources.relocate(d);
+  // Identical diagnostics (same place, same message) are said once. A part included twice
+  // is read twice and reports its problems once per use: the messages differ by the key
+  // paths of the uses (bodies[0].mass, bodies[1].mass).
+  std::set<std::tuple<std::string, int, int, std::string>> seen;
+  std::vector<Diagnostic> errors;
+  for (auto& d : diagnostics) {
+    if (!seen.emplace(d.file, d.line, d.column, d.message).second) continue;
+    if (d.warning)
+      scenario.warnings.push_back(format(d));
+    else
+      errors.push_back(std::move(d));
+  }
+  if (!errors.empty()) {
+    const std::size_t listed = std::min(errors.size(), kMaxDiagnostics);
+    if (stopped) {
+      errors.resize(listed);
+      errors.push_back({path, 0, 0, "more than " + std::to_string(kStopAfterProblems) +
+                                        " errors: reading stopped there (the first " +
+                                        std::to_string(listed) + " are listed)"});
+    } else if (errors.size() > listed) {
+      const std::size_t more = errors.size() - listed;
+      errors.resize(listed);
+      errors.push_back({path, 0, 0, std::to_string(more) + " more errors (the first " +
+                                        std::to_string(listed) + " are listed)"});
     }
-    diagnostics = std::move(unique);
-    throw ScenarioError(std::move(diagnostics));
+    throw ScenarioError(std::move(errors));
   }
   return scenario;
 }

@@ -17,10 +17,15 @@ struct Diagnostic {
   int line = 0;
   int column = 0;
   std::string message;  // "bodies[0].mass: expected a positive number, got -1"
+  bool warning = false;  // a problem that does not stop a run
+  bool first = false;    // listed before the others: its consequences are reported too (a part
+                         // that could not be read, and every reference to its bodies)
 };
 
-// "file:line:column: error: message" (line/column omitted when 0).
+// "file:line:column: error: message" (line/column omitted when 0; "warning:" for warnings).
 std::string format(const Diagnostic& d);
+
+inline constexpr std::size_t kMaxDiagnostics = 500;
 
 class ScenarioError : public std::runtime_error {
  public:
@@ -45,7 +50,9 @@ class ScenarioError : public std::runtime_error {
 // their `name` (bodies.rov.mass) or by index (bodies.0.mass); the value is parsed as YAML.
 // They apply to the file's YAML before manipulators are expanded: a link is set through its
 // manipulator (manipulators.arm1.links.0.mass), never as bodies.arm1/link1.
-// Throws ScenarioError (and nothing else) for any problem of the input.
+// Throws ScenarioError (and nothing else) for any problem of the input: every error, in file
+// order (causes first, see Diagnostic::first), each said once, at most kMaxDiagnostics of them
+// and then one line saying how many more there were. Warnings are in Scenario::warnings.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // As load_scenario on a file named `name` holding `text`, without reading that file: `name`

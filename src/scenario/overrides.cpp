@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "scenario/schema_check.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
@@ -92,9 +93,11 @@ std::string where(const std::string& path) {
 }
 
 // Walks `segments` from `root` and replaces the node found (or adds the last key to an
-// existing mapping). Returns the canonical path of the node set, or the reason it failed.
+// existing mapping, and on the way creates the mappings the schema of `kind` describes there,
+// so an optional block the file leaves out is set like a leaf it leaves out). Returns the
+// canonical path of the node set, or the reason it failed.
 std::optional<std::string> assign(const YAML::Node& root, const std::vector<std::string>& segments,
-                                  const YAML::Node& value, std::string& failure) {
+                                  const YAML::Node& value, SchemaKind kind, std::string& failure) {
   YAML::Node node(root);
   std::string path;
   for (std::size_t i = 0; i < segments.size(); ++i) {
@@ -107,6 +110,11 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
       if (last) {
         node[segment] = value;  // replaces the first such key, or adds it
         return join_path(path, segment);
+      }
+      if (!child && !schema_keys_at(kind, join_path(path, segment)).empty()) {
+        node[segment] = YAML::Node(YAML::NodeType::Map);
+        for (auto it = node.begin(); it != node.end() && !child; ++it)
+          if (it->first.IsScalar() && it->first.Scalar() == segment) child.emplace(it->second);
       }
       if (!child) {
         failure = "key '" + segment + "' not found in " + where(path) +
@@ -157,13 +165,13 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
 }  // namespace
 
 std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
-                                    const YAML::Node& value, std::string& failure) {
+                                    const YAML::Node& value, std::string& failure, SchemaKind kind) {
   const std::vector<std::string> segments = split(key, '.');
   if (std::any_of(segments.begin(), segments.end(), [](const auto& s) { return s.empty(); })) {
     failure = "malformed key path '" + key + "': empty segment";
     return std::nullopt;
   }
-  return assign(root, segments, value, failure);
+  return assign(root, segments, value, kind, failure);
 }
 
 OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& arguments,
@@ -197,7 +205,7 @@ OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& ar
     if (failed) continue;
 
     std::string failure;
-    std::optional<std::string> path = assign(root, segments, value, failure);
+    std::optional<std::string> path = assign(root, segments, value, SchemaKind::scenario, failure);
     if (!path) {
       fail(failure);
       continue;

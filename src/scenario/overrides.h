@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenario/load_scenario.h"
+#include "scenario/schema_check.h"
 
 namespace uwsim::scenario {
 
@@ -19,16 +20,18 @@ using OverrideMap = std::map<std::string, std::string>;
 
 // Applies the arguments in order. Path segments are separated by '.'; in a sequence a
 // segment selects the item whose `name` equals it, else an integer index. The whole path
-// must exist, except that the last key may be new in an existing mapping. Problems are
-// appended to `diagnostics` with file "--set <argument>".
+// must exist, except that the last key may be new in an existing mapping, and that a mapping
+// the schema describes (environment, bodies.rov.initial, ...) is created where the file has
+// none. Problems are appended to `diagnostics` with file "--set <argument>".
 OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& arguments,
                             std::vector<Diagnostic>& diagnostics);
 
 // Sets one key path ("bodies.rov.mass", segments as for apply_overrides; names may contain
-// '/') in `root` to `value` (the node itself, so its marks stay). Returns the canonical path
-// of the node set, or nothing with the reason in `failure`.
+// '/') in `root`, a document of `kind`, to `value` (the node itself, so its marks stay).
+// Returns the canonical path of the node set, or nothing with the reason in `failure`.
 std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
-                                    const YAML::Node& value, std::string& failure);
+                                    const YAML::Node& value, std::string& failure,
+                                    SchemaKind kind = SchemaKind::part);
 
 // The --set path of a value the reader found at `path`: "manipulators[0].links[1].joint" →
 // "manipulators.0.links.1.joint" (items by index, which --set accepts like names).

@@ -78,14 +78,21 @@ void read_csv_channel(Reader& r, Mapping& m, inputs::Channel& c) {
   if (!file_text || !column_text) return;
   const std::filesystem::path path = std::filesystem::path(r.file()).parent_path() / *file_text;
   std::vector<Diagnostic> problems;
-  const auto csv = read_csv_file(path.string(), problems);
+  auto csv = read_csv_file(path.string(), problems);
   if (!csv) {
     for (Diagnostic& d : problems) {
-      if (d.line > 0) r.add(std::move(d));
-      else r.error(file, "cannot read the CSV file " + path.string());
+      if (d.line > 0) {
+        r.add(std::move(d));
+      } else {
+        std::error_code ec;
+        const std::string where = std::filesystem::absolute(path, ec).lexically_normal().string();
+        r.error(file, "cannot read the CSV file " + path.string() + ": " + d.message +
+                          (d.message == "no such file" ? " (looked for " + where + "; CSV files are relative to the scenario file)" : ""));
+      }
     }
     return;
   }
+  r.note_file_read(path.string());
   auto index_of = [&](const std::string& name) -> long {
     for (std::size_t i = 0; i < csv->header.size(); ++i)
       if (csv->header[i] == name) return static_cast<long>(i);
@@ -101,22 +108,22 @@ void read_csv_channel(Reader& r, Mapping& m, inputs::Channel& c) {
     r.error(at.present() ? at : file, message);
   }
   if (t_index < 0 || v_index < 0) return;
-  const auto times = csv_numbers(*csv, static_cast<std::size_t>(t_index), problems);
-  const auto values = csv_numbers(*csv, static_cast<std::size_t>(v_index), problems);
+  auto times = csv_numbers(*csv, static_cast<std::size_t>(t_index), problems);
+  auto values = csv_numbers(*csv, static_cast<std::size_t>(v_index), problems);
   if (times) {
     for (std::size_t k = 1; k < times->size(); ++k) {
       if ((*times)[k] > (*times)[k - 1]) continue;
-      const CsvFile::Row& row = csv->rows[k];
-      problems.push_back({csv->path, row.line, row.cells[static_cast<std::size_t>(t_index)].column,
+      problems.push_back({csv->path, csv->rows[k].line, csv->column_of(k, static_cast<std::size_t>(t_index)),
                           "column '" + time_column + "': expected times increasing strictly, got " +
                               to_text((*times)[k]) + " after " + to_text((*times)[k - 1])});
       break;
     }
   }
+  csv.reset();  // the numbers are out: free the text and cells before the table is built
   for (Diagnostic& d : problems) r.add(std::move(d));
   if (!problems.empty() || !times || !values) return;
-  c.table.x = *times;
-  c.table.y = *values;
+  c.table.x = std::move(*times);
+  c.table.y = std::move(*values);
 }
 
 inputs::Channel read_channel(Reader& r, const Field& item, std::map<std::string, std::string>& names,

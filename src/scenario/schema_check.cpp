@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
+#include <set>
 #include <string_view>
+#include <tuple>
 
 #include "scenario/schema_documents.h"
 #include "scenario/yaml_json.h"
@@ -88,9 +91,15 @@ void find_unsafe_texts(SchemaKind kind, const json& node, const std::vector<cons
       context.pop_back();
     }
   } else if (node.is_array()) {
+    // One schema for every item, unless some schema gives items by position: found once.
+    const bool by_position = std::any_of(level.begin(), level.end(), [](const json* s) {
+      const auto items = s->find("items");
+      return items != s->end() && items->is_array();
+    });
+    const std::vector<const json*> every_item = by_position ? std::vector<const json*>{} : step_item(kind, level, 0);
     for (std::size_t i = 0; i < node.size(); ++i) {
       context.push_back("[" + std::to_string(i) + "]");
-      find_unsafe_texts(kind, node[i], step_item(kind, level, i), context, found);
+      find_unsafe_texts(kind, node[i], by_position ? step_item(kind, level, i) : every_item, context, found);
       context.pop_back();
     }
   }
@@ -294,10 +303,43 @@ YAML::Node map_value(const YAML::Node& map, const std::string& key, YAML::Node& 
   return YAML::Node(YAML::NodeType::Undefined);
 }
 
+// Key lookups in the mappings the validator's errors point into: yaml-cpp finds a key by going
+// through the mapping, and a mapping with 10^5 unknown keys gives 10^5 errors. Mappings of more
+// than a few keys are indexed once (by their place in the text; `is` tells aliased nodes apart).
+class MapLookup {
+ public:
+  YAML::Node value(const YAML::Node& map, const std::string& key, YAML::Node& key_node) {
+    if (map.size() <= 16) return map_value(map, key, key_node);
+    const Index& index = index_of(map);
+    const auto found = index.entries.find(key);
+    if (found == index.entries.end()) return YAML::Node(YAML::NodeType::Undefined);
+    key_node.reset(found->second.first);
+    return found->second.second;
+  }
+
+ private:
+  struct Index {
+    YAML::Node map;
+    std::map<std::string, std::pair<YAML::Node, YAML::Node>> entries;  // the first of equal keys
+  };
+  const Index& index_of(const YAML::Node& map) {
+    const YAML::Mark m = map.Mark();
+    auto& candidates = indexes_[std::make_tuple(m.pos, m.line, m.column)];
+    for (const Index& index : candidates)
+      if (index.map.is(map)) return index;
+    Index index{map, {}};
+    for (auto it = map.begin(); it != map.end(); ++it)
+      if (it->first.IsScalar()) index.entries.emplace(it->first.Scalar(), std::make_pair(it->first, it->second));
+    candidates.push_back(std::move(index));
+    return candidates.back();
+  }
+  std::map<std::tuple<int, int, int>, std::vector<Index>> indexes_;
+};
+
 // Follows the validator's context ("<root>", "[bodies]", "[0]", ...) through the JSON
 // document and the YAML tree together.
 std::optional<Located> locate(const std::vector<std::string>& context, const YAML::Node& root,
-                              const json& instance) {
+                              const json& instance, MapLookup& lookup) {
   Located at;
   at.value.reset(root);
   at.instance = &instance;
@@ -309,7 +351,7 @@ std::optional<Located> locate(const std::vector<std::string>& context, const YAM
       auto it = at.instance->find(segment);
       if (it == at.instance->end() || !at.value.IsMap()) return std::nullopt;
       YAML::Node key(YAML::NodeType::Undefined);
-      const YAML::Node value = map_value(at.value, segment, key);
+      const YAML::Node value = lookup.value(at.value, segment, key);
       if (!value.IsDefined()) return std::nullopt;
       at.instance = &*it;
       at.key.reset(key);
@@ -379,7 +421,7 @@ void unknown_keys(const Located& at, const std::vector<const json*>& schemas,
         if (std::find(known.begin(), known.end(), it.key()) == known.end())
           known.push_back(it.key());
   if (!at.value.IsMap()) return;
-  for (auto it = at.value.begin(); it != at.value.end(); ++it) {
+  for (auto it = at.value.begin(); it != at.value.end() && out.size() < kStopAfterProblems; ++it) {
     if (!it->first.IsScalar()) continue;
     const std::string& name = it->first.Scalar();
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
@@ -392,7 +434,9 @@ void unknown_keys(const Located& at, const std::vector<const json*>& schemas,
     key_at.path = join_path(at.path, name);
     key_at.segments.push_back(name);
     key_at.chain.push_back(it->second);
-    out.push_back(violation(key_at, it->first.Mark(), message, at.path));
+    // A key an override added has no place of its own; its value has (an include's set).
+    const YAML::Mark mark = it->first.Mark().is_null() ? it->second.Mark() : it->first.Mark();
+    out.push_back(violation(key_at, mark, message, at.path));
   }
 }
 
@@ -517,6 +561,7 @@ bool is_composite(const std::string& d) {
 
 std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kind) {
   const json instance = to_json(root);
+  MapLookup lookup;
   {
     std::vector<std::string> context{"<root>"};
     std::vector<UnsafeText> unsafe;
@@ -524,7 +569,7 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
     if (!unsafe.empty()) {
       std::vector<SchemaViolation> out;
       for (const UnsafeText& u : unsafe)
-        if (auto at = locate(u.context, root, instance))
+        if (auto at = locate(u.context, root, instance, lookup))
           out.push_back(violation(*at, value_mark(*at), u.message));
       return out;
     }
@@ -543,9 +588,10 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
   };
   std::vector<Pending> kept;
   valijson::ValidationResults::Error error;
-  while (results.popError(error)) {
+  // A document this wrong gets the first of its problems (yaml_reader.h: kStopAfterProblems).
+  while (kept.size() < kStopAfterProblems && results.popError(error)) {
     if (is_wrapper(error.description)) continue;
-    auto at = locate(error.context, root, instance);
+    auto at = locate(error.context, root, instance, lookup);
     if (!at) continue;
     if (is_composite(error.description))
       while (!kept.empty() && is_below(kept.back().at.segments, at->segments)) kept.pop_back();
@@ -553,7 +599,13 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
   }
 
   std::vector<SchemaViolation> out;
+  std::set<std::string> unknown_keys_listed;  // valijson reports each unknown key of a mapping:
+                                             // the mapping's are all listed at the first
   for (const Pending& p : kept) {
+    if (out.size() >= kStopAfterProblems) break;
+    if (starts_with(p.description, "Object contains a property that could not be validated") &&
+        !unknown_keys_listed.insert(p.at.path).second)
+      continue;
     // Missing keys and failed alternatives concern the mapping itself.
     if (starts_with(p.description, "Missing required property") || is_composite(p.description)) {
       std::vector<SchemaViolation> one;
@@ -567,14 +619,10 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
     }
   }
   // One message per place and text (several subschemas may say the same).
+  std::set<std::tuple<int, int, std::string, std::string>> seen;
   std::vector<SchemaViolation> unique;
-  for (auto& v : out) {
-    const bool seen = std::any_of(unique.begin(), unique.end(), [&](const SchemaViolation& u) {
-      return u.at.line == v.at.line && u.at.column == v.at.column && u.path == v.path &&
-             u.message == v.message;
-    });
-    if (!seen) unique.push_back(std::move(v));
-  }
+  for (auto& v : out)
+    if (seen.emplace(v.at.line, v.at.column, v.path, v.message).second) unique.push_back(std::move(v));
   return unique;
 }
 

@@ -169,6 +169,10 @@ struct Scenario {
   std::vector<ThrusterSpec> thrusters;
   std::vector<ConnectorSpec> connectors;
   std::vector<ControllerSpec> controllers;
+  // Every file the load read (the scenario, its parts, CSV files), as opened; an output may
+  // not be one of them. Warnings: problems that do not stop a run (file:line:column).
+  std::vector<std::string> input_files;
+  std::vector<std::string> warnings;
   TrimSpec trim;                    // the `trim` block: sim trim's unknowns and steady rates
 };
 

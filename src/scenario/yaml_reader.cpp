@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace uwsim::scenario {
 namespace {
@@ -148,21 +150,55 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+namespace {
+
+constexpr std::size_t kFar = static_cast<std::size_t>(-1);
+
+// The edit distance if it is at most `limit`, else kFar: only the band |i − j| ≤ limit of the
+// table can hold such a path (Ukkonen), and a row whose every cell exceeds it ends the search.
+std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t limit) {
+  const std::size_t big = limit + 1;
+  std::vector<std::size_t> prev(b.size() + 1, big), cur(b.size() + 1, big);
+  for (std::size_t j = 0; j <= std::min(b.size(), limit); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    const std::size_t from = i > limit ? i - limit : 1, to = std::min(b.size(), i + limit);
+    std::fill(cur.begin(), cur.end(), big);
+    if (i <= limit) cur[0] = i;
+    std::size_t row_min = cur[0];
+    for (std::size_t j = from; j <= to; ++j) {
+      const std::size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst, big});
+      row_min = std::min(row_min, cur[j]);
+    }
+    if (row_min > limit) return kFar;
+    std::swap(prev, cur);
+  }
+  return prev[b.size()] <= limit ? prev[b.size()] : kFar;
+}
+
+}  // namespace
+
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates) {
+  if (word.size() > kMaxSuggestedLength) return std::nullopt;
+  // Close enough to be a typo, and not merely "every letter replaced".
+  const std::size_t allowed = std::max<std::size_t>(2, word.size() / 3);
   std::optional<std::string> best;
   std::size_t best_distance = 0;
   for (const auto& c : candidates) {
-    std::size_t d = edit_distance(word, c);
+    if (c.size() > kMaxSuggestedLength) continue;
+    // The distance is at least the difference of the lengths.
+    const std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+    if (gap > allowed || (best && gap >= best_distance)) continue;
+    const std::size_t d = edit_distance_within(word, c, best ? std::min(allowed, best_distance - 1) : allowed);
+    if (d == kFar) continue;
+    if (d == 0) return c;
     if (!best || d < best_distance) {
       best = c;
       best_distance = d;
     }
   }
-  // Close enough to be a typo, and not merely "every letter replaced".
-  if (best && best_distance <= std::max<std::size_t>(2, word.size() / 3) &&
-      best_distance < word.size())
-    return best;
+  if (best && best_distance <= allowed && best_distance < word.size()) return best;
   return std::nullopt;
 }
 
@@ -212,32 +248,48 @@ std::optional<std::string> Reader::override_at_or_below(const std::string& path)
 
 Diagnostic Reader::locate(const YAML::Mark& at, const std::string& path,
                           std::string message) const {
-  if (const std::string* argument = override_for(path))
-    return Diagnostic{"--set " + *argument, 0, 0, std::move(message)};
+  const std::string* argument = override_for(path);
+  // A mapping an override created on its way has no place in the file: the override's.
+  if (!argument && at.is_null())
+    if (const auto below = override_at_or_below(path)) argument = &overrides_.at(*below);
+  if (argument) return Diagnostic{"--set " + *argument, 0, 0, std::move(message)};
   int line = at.is_null() ? 0 : at.line + 1;
   int column = at.is_null() ? 0 : at.column + 1;
   return Diagnostic{file_, line, column, std::move(message)};
 }
 
 void Reader::report(const YAML::Mark& at, const std::string& path, std::string message) {
-  diagnostics_.push_back(locate(at, path, std::move(message)));
+  add(locate(at, path, std::move(message)));
+}
+
+void Reader::add(Diagnostic d) {
+  diagnostics_.push_back(std::move(d));
+  if (diagnostics_.size() >= kStopAfterProblems) {
+    stopped_ = true;
+    throw TooManyProblems{};
+  }
 }
 
 void Reader::report_schema_violations(const std::vector<SchemaViolation>& violations) {
-  const std::size_t own = diagnostics_.size();
+  // Looked up in sorted sets: a document can hold 10^5 problems of either kind.
+  std::set<std::tuple<std::string, int, int>> own_places;
+  for (const Diagnostic& r : diagnostics_) own_places.emplace(r.file, r.line, r.column);
+  const auto mark_key = [](const YAML::Mark& m) { return std::make_tuple(m.pos, m.line, m.column); };
+  std::multimap<std::tuple<int, int, int>, const YAML::Node*> rejected;
+  for (const YAML::Node& r : rejected_values_) rejected.emplace(mark_key(r.Mark()), &r);
   for (const SchemaViolation& v : violations) {
     Diagnostic d = locate(v.at, v.path, prefixed(v.subject, v.message));
-    const bool same_place = std::any_of(
-        diagnostics_.begin(), diagnostics_.begin() + static_cast<std::ptrdiff_t>(own),
-        [&](const Diagnostic& r) {
-          return r.file == d.file && r.line == d.line && r.column == d.column;
-        });
-    const bool inside_rejected =
-        std::any_of(v.chain.begin(), v.chain.end(), [&](const YAML::Node& n) {
-          return std::any_of(rejected_values_.begin(), rejected_values_.end(),
-                             [&](const YAML::Node& r) { return r.is(n); });
-        });
-    if (!same_place && !inside_rejected) diagnostics_.push_back(std::move(d));
+    const bool same_place = own_places.count({d.file, d.line, d.column}) > 0;
+    const bool inside_rejected = std::any_of(v.chain.begin(), v.chain.end(), [&](const YAML::Node& n) {
+      const auto [first, last] = rejected.equal_range(mark_key(n.Mark()));
+      return std::any_of(first, last, [&](const auto& entry) { return entry.second->is(n); });
+    });
+    if (same_place || inside_rejected) continue;
+    if (diagnostics_.size() >= kStopAfterProblems) {
+      stopped_ = true;
+      return;
+    }
+    diagnostics_.push_back(std::move(d));
   }
 }
 
@@ -247,6 +299,18 @@ void Reader::error(const Field& f, const std::string& message) {
                  (!f.value.IsDefined() || f.value.IsNull() || f.value.Mark().is_null());
   if (f.value.IsDefined() && !f.value.IsNull()) rejected_values_.push_back(f.value);
   report(use_key ? f.key.Mark() : f.value.Mark(), f.path, prefixed(f.path, message));
+}
+
+void Reader::error_first(const Field& f, const std::string& message) {
+  error(f, message);
+  diagnostics_.back().first = true;
+}
+
+void Reader::warn(const Field& f, const std::string& message) {
+  const bool use_key = f.key.IsDefined() && f.key.IsScalar() && (!f.value.IsDefined() || f.value.IsNull());
+  Diagnostic d = locate(use_key ? f.key.Mark() : f.value.Mark(), f.path, prefixed(f.path, message));
+  d.warning = true;
+  warnings_.push_back(std::move(d));
 }
 
 std::optional<double> Reader::number(const Field& f, Sign sign, std::string_view unit) {
@@ -290,9 +354,12 @@ std::optional<std::vector<Field>> Reader::sequence(const Field& f) {
     error(f, "expected a list, got " + describe_value(f.value));
     return std::nullopt;
   }
+  // Items have no key: one undefined node serves as the key of all (yaml-cpp allocates a few
+  // hundred bytes for each node it makes, which adds up over a list of 10^4 items).
+  const YAML::Node no_key(YAML::NodeType::Undefined);
   std::vector<Field> items;
-  for (std::size_t i = 0; i < f.value.size(); ++i)
-    items.push_back(item_field(f.value[i], index_path(f.path, i)));
+  items.reserve(f.value.size());
+  for (std::size_t i = 0; i < f.value.size(); ++i) items.emplace_back(no_key, f.value[i], index_path(f.path, i));
   return items;
 }
 
@@ -313,6 +380,13 @@ std::optional<Eigen::VectorXd> Reader::numbers(const Field& f, int n, Sign sign,
     ok = ok && x.has_value();
   }
   if (!ok) return std::nullopt;
+  // Angles typed in degrees read as radians: 90 "degrees" would turn a body 14 times round.
+  const std::string_view path = f.path;
+  if (unit == "rad" && path.size() >= 3 && path.substr(path.size() - 3) == "rpy" &&
+      v.cwiseAbs().maxCoeff() > 2.0 * M_PI) {
+    warn(f, "an angle beyond ±2π (" + to_text(v.cwiseAbs().maxCoeff()) +
+                " rad): rpy is in radians; was it written in degrees?");
+  }
   return v;
 }
 
@@ -371,7 +445,9 @@ void Mapping::check_keys(const std::vector<std::string>& names) {
       message += ", did you mean '" + *guess + "'?";
     else
       message += " (expected one of " + quoted_list(names) + ")";
-    reader_.report(key.Mark(), join_path(self.path, name), prefixed(self.path, message));
+    // A key that an override added has no place of its own; its value has (an include's set).
+    const YAML::Mark at = key.Mark().is_null() ? it->second.Mark() : key.Mark();
+    reader_.report(at, join_path(self.path, name), prefixed(self.path, message));
   }
 }
 

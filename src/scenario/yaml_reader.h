@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Core>
+#include <exception>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -63,16 +64,32 @@ std::string describe_value(const YAML::Node& n);
 
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
-// The candidate closest to `word` if it is close enough to be a plausible typo.
+// Suggestions compare names of at most this many characters: the distance costs the product
+// of the lengths (two 160 kB names took 39 s), and nobody mistypes a name that long.
+inline constexpr std::size_t kMaxSuggestedLength = 64;
+// The candidate closest to `word` if it is close enough to be a plausible typo; none for a word
+// or candidate longer than kMaxSuggestedLength.
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
 
 // Limits of a document. A scenario is at most about five levels deep; anything far deeper
 // is a recursive alias or hostile. Aliases can make a small file expand exponentially, and a
 // huge list costs time and memory before any check sees it: both are capped, in nodes
-// (scalars, lists and mappings; each use of an alias counts its whole value).
+// (scalars, lists and mappings; each use of an alias counts its whole value), over the
+// scenario and every part it includes. yaml-cpp 0.7 spends 5–10 µs and 0.5 kB on a node
+// (measured on this project's machines), so 40 000 keep the worst document, with an error at
+// every node, well within a second and 100 MB; a scenario needs a few hundred, a BlueROV2 part
+// with its eight tabulated thrusters about 500.
 inline constexpr int kMaxNestingDepth = 32;
-inline constexpr long kMaxDocumentNodes = 200000;
+inline constexpr long kMaxDocumentNodes = 40000;
+
+// A document this wrong is not read to its end: the reader stops at this many errors (by
+// throwing TooManyProblems), so that the cost of an error (some hundred µs and kB in this
+// loader) cannot add up over a document of 10^5 wrong values.
+inline constexpr std::size_t kStopAfterProblems = 1000;
+struct TooManyProblems : std::exception {
+  const char* what() const noexcept override { return "too many problems: reading stopped"; }
+};
 
 // Calls `report` for each key given twice in one mapping (yaml-cpp 0.7 silently keeps both)
 // and once if the tree is nested or aliased beyond anything a scenario needs, which would
@@ -91,10 +108,20 @@ class Reader {
  public:
   Reader(std::string file, const OverrideMap& overrides);
 
-  // Records `message` at `at`; `path` decides whether it came from a --set argument.
+  // Records `message` at `at`; `path` decides whether it came from a --set argument. Throws
+  // TooManyProblems at the kStopAfterProblems-th problem.
   void report(const YAML::Mark& at, const std::string& path, std::string message);
   // "path: message", at the value (or at its key when the value is empty).
   void error(const Field& field, const std::string& message);
+  // An error whose consequences are reported too (a part that cannot be read): listed first.
+  void error_first(const Field& field, const std::string& message);
+  // A problem that does not stop a run ("path: message"), e.g. an angle in degrees.
+  void warn(const Field& field, const std::string& message);
+  std::vector<Diagnostic> take_warnings() { return std::move(warnings_); }
+
+  // Another file the scenario reads (a CSV file), for Scenario::input_files.
+  void note_file_read(const std::string& path) { files_read_.push_back(path); }
+  const std::vector<std::string>& files_read() const { return files_read_; }
 
   // Reports each schema violation the reader has not reported itself: at a place where it
   // reported nothing, and not inside a value it rejected as a whole. Its own messages say
@@ -105,12 +132,14 @@ class Reader {
   std::optional<std::string> override_at_or_below(const std::string& path) const;
 
   // A problem in another file the scenario reads (a CSV file of an input channel).
-  void add(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+  void add(Diagnostic d);
   // The scenario file being read (relative files resolve against its directory).
   const std::string& file() const { return file_; }
 
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   std::vector<Diagnostic> take_diagnostics() { return std::move(diagnostics_); }
+  // True once kStopAfterProblems problems were recorded: there may be more.
+  bool stopped() const { return stopped_; }
 
   // Typed values; nullopt (after reporting) when the value is absent, of the wrong kind or
   // out of range. `unit` only decorates messages ("kg"); empty for dimensionless values.
@@ -133,6 +162,9 @@ class Reader {
   std::string file_;
   const OverrideMap& overrides_;
   std::vector<Diagnostic> diagnostics_;
+  bool stopped_ = false;
+  std::vector<Diagnostic> warnings_;
+  std::vector<std::string> files_read_;
   std::vector<YAML::Node> rejected_values_;  // values error() reported as a whole
 };
 

@@ -17,49 +17,18 @@
 #include <thread>
 #include <vector>
 
+#include "support/sim_process.h"
+
 namespace fs = std::filesystem;
+using uwsim::test::fresh_dir;
+using uwsim::test::kDefaultScenario;
+using uwsim::test::kSim;
+using uwsim::test::Outcome;
+using uwsim::test::read_bytes;
+using uwsim::test::run_sim;
+using uwsim::test::write_file;
 
 namespace {
-
-const std::string kSim = UWSIM_SIM_EXE;
-const std::string kDefaultScenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml";
-
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
-
-// Scratch directories, one per test and process, removed when the test program exits.
-struct ScratchDirectories {
-  std::vector<fs::path> paths;
-  ~ScratchDirectories() {
-    std::error_code ignored;
-    for (const fs::path& p : paths) fs::remove_all(p, ignored);
-  }
-} scratch;
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("uwsim_cli_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  scratch.paths.push_back(dir);
-  return dir;
-}
-
-Outcome run_sim(const std::string& args, const fs::path& dir) {
-  const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 std::vector<hsize_t> dataset_shape(hid_t file, const std::string& path) {
   const hid_t dataset = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
@@ -94,10 +63,6 @@ std::vector<double> read_column(hid_t file, const std::string& path, int column,
   std::vector<double> out;
   for (hsize_t k = 0; k < dims[0]; ++k) out.push_back(all[k * static_cast<hsize_t>(columns) + static_cast<hsize_t>(column)]);
   return out;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream(path) << text;
 }
 
 std::string default_scenario_text() { return read_bytes(kDefaultScenario); }
@@ -257,11 +222,7 @@ pid_t start_long_run(const fs::path& dir, std::uintmax_t bytes) {
     execl(kSim.c_str(), kSim.c_str(), kDefaultScenario.c_str(), "--duration", "100000", "-o", "out.h5", nullptr);
     _exit(98);
   }
-  for (int i = 0; i < 3000; ++i) {
-    std::error_code ignored;
-    if (fs::exists(dir / "out.h5") && fs::file_size(dir / "out.h5", ignored) >= bytes) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  uwsim::test::wait_for_file(dir / "out.h5.partial", bytes);
   return child;
 }
 
@@ -285,19 +246,21 @@ TEST_CASE("cli: Ctrl-C exits 130 and leaves a valid file that says it was interr
   H5Fclose(file);
 }
 
-TEST_CASE("cli: a run killed outright (SIGKILL) still leaves a readable file up to its last chunk") {
+TEST_CASE("cli: a run killed outright (SIGKILL) leaves <output>.partial readable up to its last chunk") {
   const fs::path dir = fresh_dir("kill");
   const pid_t child = start_long_run(dir, 400'000);
   REQUIRE(child > 0);
   kill(child, SIGKILL);
   int status = 0;
   waitpid(child, &status, 0);
-  const hid_t file = H5Fopen((dir / "out.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  CHECK_FALSE(fs::exists(dir / "out.h5"));  // only a run that ends renames its file
+  const hid_t file = H5Fopen((dir / "out.h5.partial").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
   const std::vector<double> t = read_column(file, "/time", 0, 1);
   CHECK(t.size() >= 1024);
   CHECK(t.size() % 1024 == 0);  // whole chunks only: the last partial one died with the process
   CHECK(t.back() == doctest::Approx(static_cast<double>(t.size() - 1) / 50.0));
+  CHECK(dataset_shape(file, "/bodies/rov/velocity").at(0) == t.size());
   const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
   CHECK(string_attribute(root, "status") == "running");  // it says it never finished
   H5Gclose(root);
@@ -345,19 +308,25 @@ TEST_CASE("cli: validate checks files without running them, reports every error,
   CHECK_FALSE(fs::exists(dir / "results"));  // nothing run, nothing written
 }
 
-TEST_CASE("cli: hostile documents (a million-item list, 10 000-deep nesting) exit 2 with the limit") {
+TEST_CASE("cli: hostile documents (a 60 000-item list, 10 000-deep nesting, 2 MB) exit 2 with the limit") {
   const fs::path dir = fresh_dir("hostile");
-  // Generated here rather than committed: the list is 3 MB.
+  // Generated here rather than committed: the list is 180 kB.
   std::string huge = "name: huge\nsimulation: {duration: 1}\nbodies: [";
-  for (int i = 0; i < 1000000; ++i) huge += i == 0 ? "1" : ", 1";
+  for (int i = 0; i < 60000; ++i) huge += i == 0 ? "1" : ", 1";
   huge += "]\n";
   write_file(dir / "huge.yaml", huge);
   const Outcome big = run_sim("validate huge.yaml", dir);
   CHECK(big.exit_code == 2);
   CAPTURE(big.output);
-  // The 200 001st value, on line 3: its column is that of the item, counted here.
-  CHECK(big.output.find("huge.yaml:3:") != std::string::npos);
-  CHECK(big.output.find("the document is too large: more than 200000 values") != std::string::npos);
+  // The 40 001st value, on line 3: 9 values come before the items (2 mappings, 4 keys, 2
+  // scalars, the list), so item 39 991 (from 0), at column 10 + 3·39991 ("bodies: [" then ", 1").
+  CHECK(big.output.find("huge.yaml:3:" + std::to_string(10 + 3 * 39991) + ": error: the document is too large: more than 40000 values") !=
+        std::string::npos);
+
+  write_file(dir / "large.yaml", "name: large\n#" + std::string(std::size_t{2} << 20, 'x') + "\n");
+  const Outcome large = run_sim("validate large.yaml", dir);
+  CHECK(large.exit_code == 2);
+  CHECK(large.output.find("large.yaml: error: the file is larger than 1 MiB") != std::string::npos);
 
   write_file(dir / "deep.yaml", std::string(10000, '[') + std::string(10000, ']') + "\n");
   const Outcome deep = run_sim("validate deep.yaml", dir);

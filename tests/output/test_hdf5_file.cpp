@@ -372,3 +372,134 @@ TEST_CASE("hdf5_file: close is idempotent and the closed file rejects further us
   Reader reader(path);
   check_scalar_rows(reader, "/depth", 10);
 }
+
+namespace {
+
+// What a process killed right now leaves: the file's bytes as the disk has them (a copy made
+// while the writer is open shares none of its memory or locks).
+void snapshot(const std::string& path, const std::string& copy) {
+  fs::remove(copy);
+  fs::copy_file(path, copy);
+}
+
+}  // namespace
+
+TEST_CASE("hdf5_file: a copy taken at any moment opens with every dataset at its last commit") {
+  TempDir dir;
+  const std::string path = dir.file("live.h5");
+  const std::string copy = dir.file("copy.h5");
+  Hdf5File file(path);
+  snapshot(path, copy);
+  {
+    Reader reader(copy);  // committed empty at creation: HDF5 opens it
+  }
+  const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "velocity");
+  const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth");
+  file.flush();  // the structure
+  std::size_t committed = 0;
+  for (std::size_t row = 0; row < 3100; ++row) {
+    append_matrix_rows(file, velocity, row, row + 1);
+    append_scalar_rows(file, depth, row, row + 1);
+    file.sync();
+    if ((row + 1) % 1024 == 0) committed = row + 1;  // a chunk filled: sync committed it
+    if (row == 0 || row == 1022 || row == 1023 || row == 1024 || row == 2047 || row == 3099) {
+      CAPTURE(row);
+      snapshot(path, copy);
+      Reader reader(copy);
+      check_matrix_rows(reader, "/bodies/rov/velocity", committed);
+      check_scalar_rows(reader, "/bodies/rov/depth", committed);
+    }
+  }
+  file.close();
+  Reader reader(path);
+  check_matrix_rows(reader, "/bodies/rov/velocity", 3100);
+  check_scalar_rows(reader, "/bodies/rov/depth", 3100);
+}
+
+namespace {
+
+// A run's calls with a sync after every row, as the recorder makes them.
+void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions options, const std::string& copy_at_row_700 = "") {
+  Hdf5File file(path, options);
+  file.set_root_attribute("status", "running");
+  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  file.flush();
+  for (std::size_t row = 0; row < 2600; ++row) {
+    append_matrix_rows(file, velocity, row, row + 1);
+    append_scalar_rows(file, depth, row, row + 1);
+    file.sync();
+    if (row == 700 && !copy_at_row_700.empty()) snapshot(path, copy_at_row_700);
+  }
+  file.set_root_attribute("status", "completed");
+  file.close();
+  CHECK(file.canonical());
+}
+
+}  // namespace
+
+TEST_CASE("hdf5_file: timed commits put partial chunks on disk; the closed file is byte-identical to an untimed one") {
+  TempDir dir;
+  uwsim::output::Hdf5FileOptions every_sync;
+  every_sync.flush_interval = std::chrono::milliseconds(0);  // a timed commit at every sync
+  uwsim::output::Hdf5FileOptions never;
+  never.flush_interval = std::chrono::hours(24);
+  const std::string timed = dir.file("timed.h5"), untimed = dir.file("untimed.h5"), copy = dir.file("copy.h5");
+  write_synced(timed, every_sync, copy);
+  write_synced(untimed, never);
+  {
+    Reader reader(copy);  // rows 0..700 were committed by the timed commit of row 700
+    check_matrix_rows(reader, "/velocity", 701);
+    check_scalar_rows(reader, "/depth", 701);
+  }
+  Reader reader(timed);
+  check_matrix_rows(reader, "/velocity", 2600);
+  check_scalar_rows(reader, "/depth", 2600);
+  CHECK(reader.string_attribute("/", "status") == "completed");
+  CHECK(file_bytes(timed) == file_bytes(untimed));
+  CHECK_FALSE(fs::exists(timed + ".rewrite"));
+}
+
+TEST_CASE("hdf5_file: after a failure in the middle of a row set, limit_rows shows whole rows only") {
+  TempDir dir;
+  const std::string path = dir.file("limited.h5");
+  {
+    Hdf5File file(path);
+    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    append_matrix_rows(file, velocity, 0, 1030);
+    append_scalar_rows(file, depth, 0, 1029);  // the 1030th row never came
+    file.limit_rows(1029);
+    file.close();
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/velocity", 1029);
+  check_scalar_rows(reader, "/depth", 1029);
+}
+
+TEST_CASE("hdf5_file: full chunks are stored through the shuffle and deflate filters (compressed)") {
+  TempDir dir;
+  const std::string path = dir.file("compressed.h5");
+  {
+    Hdf5File file(path);
+    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+    append_matrix_rows(file, velocity, 0, 2048);
+    file.close();
+  }
+  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(h5 >= 0);
+  const hid_t ds = H5Dopen2(h5, "/velocity", H5P_DEFAULT);
+  for (const hsize_t start : {hsize_t{0}, hsize_t{1024}}) {
+    const hsize_t offset[2] = {start, 0};
+    unsigned mask = 99;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    REQUIRE(H5Dget_chunk_info_by_coord(ds, offset, &mask, &address, &size) >= 0);
+    CHECK(mask == 0);  // no filter skipped
+    CHECK(size < 1024 * 6 * sizeof(double) / 2);  // smooth rows compress well
+  }
+  H5Dclose(ds);
+  H5Fclose(h5);
+  Reader reader(path);
+  check_matrix_rows(reader, "/velocity", 2048);
+}

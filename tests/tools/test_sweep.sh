@@ -84,11 +84,11 @@ done
 "$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 100000 -j 2 \
   --grid bodies.rov.mass=10,11 -o "$work/sig" > "$work/sig.txt" 2>&1 &
 spid=$!
-for _ in $(seq 50); do  # both runs started: up to 5 s
-  [ -e "$work/sig/run_0000.h5" ] && [ -e "$work/sig/run_0001.h5" ] && break
+for _ in $(seq 50); do  # both runs started (a running sim writes <output>.partial): up to 5 s
+  [ -e "$work/sig/run_0000.h5.partial" ] && [ -e "$work/sig/run_0001.h5.partial" ] && break
   sleep 0.1
 done
-if ! [ -e "$work/sig/run_0000.h5" ] || ! [ -e "$work/sig/run_0001.h5" ]; then
+if ! [ -e "$work/sig/run_0000.h5.partial" ] || ! [ -e "$work/sig/run_0001.h5.partial" ]; then
   cat "$work/sig.txt" >&2; fail "the two long runs did not start within 5 s"
 fi
 sleep 0.3  # let the sims get into their time loop

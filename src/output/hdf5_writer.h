@@ -1,0 +1,171 @@
+// The machinery behind Hdf5File (hdf5_file.h explains the commit protocol): one open HDF5 file,
+// its series and their chunk buffers, the ordered commit, and the log of calls that a rewrite
+// replays. Private to src/output.
+#pragma once
+
+#include <hdf5.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "output/chunk_codec.h"
+#include "output/hdf5_file.h"
+#include "output/space_reservation.h"
+
+namespace uwsim::output::detail {
+
+inline constexpr hsize_t kChunkRows = 1024;
+inline constexpr int kDeflateLevel = 1;  // level 4 compresses shuffled doubles no better, 2–3× slower
+
+// Owns an HDF5 identifier and closes it with the matching H5xclose function.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+
+  Handle() = default;
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Handle(Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = std::exchange(other.id_, H5I_INVALID_HID);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { reset(); }
+
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+  // Returns the close status so that closing the file can report failures.
+  herr_t reset() {
+    herr_t status = 0;
+    if (id_ >= 0 && closer_ != nullptr) status = closer_(id_);
+    id_ = H5I_INVALID_HID;
+    return status;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+struct SeriesDeclaration {
+  std::string path;
+  int columns = 1;
+  std::string units, description;
+  std::vector<std::string> column_names;
+};
+
+struct Series {
+  SeriesDeclaration declaration;
+  Handle dataset;
+  int rank = 1;
+  hsize_t columns = 1;
+  std::unique_ptr<double[]> buffer;  // the current chunk's rows, row-major, zero past `buffered`
+  hsize_t chunk_start = 0;           // dataset row of buffer row 0
+  hsize_t buffered = 0;              // rows in the buffer
+  hsize_t stored = 0;                // of those, rows written to the file (a partial chunk)
+  hsize_t extent = 0;                // the dataset's length as HDF5 holds it now
+  bool raw = false;                  // the current chunk is stored unfiltered (rewritten in place)
+  // Of the buffered rows, those a run without timed commits would have written (the log's view).
+  hsize_t canonical_stored = 0;
+};
+
+// One call of the canonical sequence (what a run without timed commits does), for the rewrite.
+struct LoggedCall {
+  enum Kind : std::uint8_t { series, attribute, chunk, commit, limit } kind;
+  bool final = false;        // chunk: the last write of the series (at close)
+  std::uint32_t index = 0;   // series: its id; attribute: index into Writer::attributes
+  std::uint64_t rows = 0;    // chunk: rows of the current chunk written; limit: the limit
+};
+
+class Writer {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Creates the file; `log` records the canonical calls (off while replaying them).
+  Writer(std::string path, Hdf5FileOptions options, bool log);
+
+  std::size_t add_series(SeriesDeclaration declaration);
+  void set_attribute(const std::string& name, const std::string& value);
+  void append(std::size_t id, const double* row);
+  void limit_rows(std::uint64_t rows);
+  void sync();
+  void flush();
+  // Writes what is buffered, commits and closes the file. Throws OutputError; the file is
+  // released either way.
+  void close();
+
+  // Replays the canonical calls of `original` (closed) into this (fresh) writer, reading the
+  // rows back from `original`'s file.
+  void replay(const Writer& original);
+
+  void renamed(const std::string& path) {
+    path_ = path;
+    if (reservation_) reservation_->renamed(path);
+  }
+  bool open() const { return file_.valid(); }
+  bool had_timed_commits() const { return timed_commits_ > 0; }
+  const std::string& path() const { return path_; }
+  std::size_t series_count() const { return series_.size(); }
+
+  [[noreturn]] void fail(std::string_view what, int error_number = 0) const;
+  // For failed HDF5 calls only: otherwise the stack could hold an older, unrelated error.
+  [[noreturn]] void fail_hdf5(std::string_view what) const;
+  void check(herr_t status, std::string_view what) const {
+    if (status < 0) fail_hdf5(what);
+  }
+  Handle checked(hid_t id, Handle::Closer closer, std::string_view what) const {
+    if (id < 0) fail_hdf5(what);
+    return Handle(id, closer);
+  }
+
+ private:
+  Series& at(std::size_t id);
+  void create_dataset(Series& s);
+  void ensure_parent_groups(const std::string& dataset_path) const;
+  void write_string_attribute(hid_t object, const std::string& name, const std::string& value,
+                              const std::string& object_name) const;
+  void set_extent(Series& s, hsize_t rows);
+  // Writes the buffer's rows as the current chunk: filtered if it is full or `final` and was
+  // never stored raw; else unfiltered, in place. A full chunk moves the buffer on.
+  void write_chunk(Series& s, bool final);
+  // Writes every series' buffered rows not yet in the file; logs the canonical ones.
+  void write_unstored(bool final);
+  void commit();
+  void timed_commit();
+  void reserve(std::uint64_t bytes);
+  void log(LoggedCall call) {
+    if (log_) calls_.push_back(call);
+  }
+
+  std::string path_;
+  Hdf5FileOptions options_;
+  bool log_;
+  Handle file_;
+  int fd_ = -1;  // HDF5's own descriptor of the file, for the reservation
+  std::optional<SpaceReservation> reservation_;
+  std::uint64_t closing_bytes_ = 256 << 10;  // what close() may still write: every buffer, and metadata
+  bool closing_ = false;
+  std::vector<Series> series_;
+  ChunkCodec codec_{kDeflateLevel};
+  std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)
+  bool chunk_since_commit_ = false;
+  Clock::time_point last_commit_;
+  long timed_commits_ = 0;
+  std::vector<LoggedCall> calls_;
+  std::vector<std::pair<std::string, std::string>> attributes_;
+};
+
+}  // namespace uwsim::output::detail
