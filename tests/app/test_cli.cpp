@@ -313,7 +313,7 @@ TEST_CASE("cli: --duration keeps full precision") {
   H5Fclose(file);
 }
 
-TEST_CASE("cli: --help and --version exit 0; an unknown option exits 2") {
+TEST_CASE("cli: --help and --version exit 0 — an unknown option exits 2") {
   const fs::path dir = fresh_dir("help");
   const Outcome help = run_sim("--help", dir);
   CHECK(help.exit_code == 0);
