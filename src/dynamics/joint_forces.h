@@ -11,8 +11,8 @@
 //   −F_c·tanh(q̇ / ε): full friction above ~3ε, a steep viscous slope F_c/ε through zero.
 //   ε = max(1e-3, F_c / (D·ω)) rad/s (m/s), with D the joint's articulated inertia and ω the
 //   limit frequency below: the slope through zero is never stiffer than the joint limits, so
-//   an explicit integrator stays stable at the chosen step even for a light joint with strong
-//   friction. It does not hold a joint perfectly still against a load smaller than F_c; it
+//   a light joint with strong friction is as easy to integrate as its stops (ω is a model
+//   parameter, scenario key compliance.limit_frequency, never a function of the step). It does not hold a joint perfectly still against a load smaller than F_c; it
 //   creeps at q̇ = ε·atanh(load / F_c).
 // - Limits: beyond a limit by Δ, a critically damped spring on the joint's articulated inertia
 //   D (from the articulated-body algorithm): τ = D·(−ω²·Δ − 2ω·q̇), ω = Model::limit_frequency,

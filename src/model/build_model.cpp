@@ -212,8 +212,9 @@ Model build_model(const scenario::Scenario& scenario) {
   model.environment.gravity = scenario.environment.gravity;
   model.environment.water_density = scenario.environment.water_density;
   model.environment.current_W = scenario.environment.current_W;
-  // Joint limits: natural period of 20 integration steps, stiff yet well inside RK4's stability.
-  model.limit_frequency = 2.0 * M_PI / (20.0 * scenario.simulation.step);
+  // Model parameters, not functions of the step (spec.h ComplianceSpec): Hz → rad/s.
+  model.limit_frequency = 2.0 * M_PI * scenario.compliance.limit_frequency;
+  model.constraint_frequency = 2.0 * M_PI * scenario.compliance.constraint_frequency;
 
   std::map<std::string, const scenario::JointSpec*> joint_of_child;
   for (const scenario::JointSpec& j : scenario.joints) joint_of_child[j.child] = &j;
@@ -280,9 +281,7 @@ Model build_model(const scenario::Scenario& scenario) {
   build_actuation(scenario, model);
   build_controllers(scenario, model);
 
-  // Connectors hold the relative pose of the start (or the one asked for), with the same
-  // Baumgarte frequency as the joint limits: 20 steps per period.
-  model.constraint_frequency = model.limit_frequency;
+  // Connectors hold the relative pose of the start (or the one asked for).
   const std::vector<Pose> X_WB = world_poses(model, model.x0);
   for (const scenario::ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
   return model;

@@ -266,12 +266,13 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
     return s;
   }
   Mapping m(reader, self,
-            {"name", "description", "environment", "simulation", "inputs", "bodies", "joints",
+            {"name", "description", "environment", "compliance", "simulation", "inputs", "bodies", "joints",
              "manipulators", "forces", "thrusters", "connectors", "controllers", "trim"});
   check_name(reader, m.require("name"), s.name);
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
   s.environment = read_environment(reader, m.get("environment"));
+  s.compliance = read_compliance(reader, m.get("compliance"));
   s.simulation = read_simulation(reader, m.require("simulation"));
   Assembly assembly;
   const Field bodies = m.get("bodies");

@@ -230,6 +230,16 @@ EnvironmentSpec read_environment(Reader& reader, const Field& field) {
   return env;
 }
 
+ComplianceSpec read_compliance(Reader& reader, const Field& field) {
+  ComplianceSpec c;
+  if (absent(field)) return c;
+  Mapping m(reader, field, {"limit_frequency", "constraint_frequency"});
+  if (!m.ok()) return c;
+  m.read("limit_frequency", c.limit_frequency, Sign::positive, "Hz");
+  m.read("constraint_frequency", c.constraint_frequency, Sign::positive, "Hz");
+  return c;
+}
+
 constexpr double kSmallestRelativeTolerance = 1e-13;
 
 SimulationSpec read_simulation(Reader& reader, const Field& field) {

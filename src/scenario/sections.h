@@ -56,6 +56,7 @@ inline constexpr const char* kWorld = "world";
 
 EnvironmentSpec read_environment(Reader& reader, const Field& field);
 SimulationSpec read_simulation(Reader& reader, const Field& field);
+ComplianceSpec read_compliance(Reader& reader, const Field& field);
 std::vector<ForceSpec> read_forces(Reader& reader, const Field& field,
                                    const std::vector<BodySpec>& bodies);
 

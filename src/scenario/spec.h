@@ -27,6 +27,14 @@ struct EnvironmentSpec {
   Vector3 current_W = Vector3::Zero();    // m/s, constant, in NED
 };
 
+// The stiffness of what the model holds softly: joint stops, connectors and the stick region
+// of Coulomb friction. Physical parameters of the model, never functions of the integrator's
+// step (a convergence study halves the step and must see the same model).
+struct ComplianceSpec {
+  double limit_frequency = 50.0;       // Hz: natural frequency of a joint stop (critically damped)
+  double constraint_frequency = 50.0;  // Hz: Baumgarte rate pulling connector drift back
+};
+
 enum class IntegratorKind { rk4, dopri5 };
 
 struct SimulationSpec {
@@ -161,6 +169,7 @@ struct Scenario {
   std::string resolved_yaml;  // the whole scenario after includes and --set overrides, as YAML
                               // text (no `include` left)
   EnvironmentSpec environment;
+  ComplianceSpec compliance;
   SimulationSpec simulation;
   std::vector<BodySpec> bodies;     // including the links `manipulators` expand to
   std::vector<JointSpec> joints;    // including the joints `manipulators` expand to

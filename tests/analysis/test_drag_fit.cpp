@@ -9,7 +9,7 @@
 
 using namespace uwsim;
 
-TEST_CASE("drag fit: exact towing data give back c₁ and c₂; noisy data within their standard deviations") {
+TEST_CASE("drag fit: exact towing data give back c₁ and c₂ — noisy data within their standard deviations") {
   // The BlueROV's surge values of Nielsen et al. Table 3 as the truth: X_|u|u = 34.96 kg/m, plus
   // a linear term of 3 kg/s; 21 speeds forward and backward to 1 m/s.
   const double c1 = 34.96, c2 = 3.0;

@@ -34,7 +34,7 @@ TEST_CASE("butterworth: the designed sections have the closed-form power respons
   CHECK_THROWS_AS(analysis::butterworth_lowpass(0, 5.0, 100.0), std::invalid_argument);
 }
 
-TEST_CASE("filtfilt: a sinusoid comes out scaled by |H(f)|² with zero phase; a ramp passes unchanged") {
+TEST_CASE("filtfilt: a sinusoid comes out scaled by |H(f)|² with zero phase — a ramp passes unchanged") {
   const double fs = 100.0, fc = 2.0;
   const auto sections = analysis::butterworth_lowpass(3, fc, fs);
   for (double f : {0.3, 1.0, 2.0, 3.0}) {

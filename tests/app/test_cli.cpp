@@ -193,10 +193,13 @@ TEST_CASE("cli: a connector's wrench is written at its point, in its first body'
 
 TEST_CASE("cli: a connector pulled apart exits 3, names the connector and keeps a readable file") {
   // A top spinning about a ball joint at 150 rad/s with a 20 ms step: RK4 is unstable at
-  // ω·h = 3, and the connector's error passes 1 mm before anything else explodes.
+  // ω·h = 3, and the connector's error passes 1 mm before anything else explodes. The
+  // Baumgarte frequency is set soft (2.5 Hz: ω·h = 0.3) so the spin, not the constraint
+  // stabilisation, is what the step cannot follow.
   const fs::path dir = fresh_dir("connector");
   write_file(dir / "spin.yaml",
              "name: spin\n"
+             "compliance: {constraint_frequency: 2.5}\n"
              "simulation: {duration: 2.0, step: 0.02}\n"
              "bodies:\n"
              "  - {name: top, mass: 5.0, inertia: [0.1, 0.2, 0.3], center_of_gravity: [0.0, 0.0, 0.3],\n"
@@ -210,6 +213,22 @@ TEST_CASE("cli: a connector pulled apart exits 3, names the connector and keeps 
   REQUIRE(file >= 0);
   CHECK(dataset_shape(file, "/connectors/pivot/violation").at(0) >= 1);
   H5Fclose(file);
+}
+
+TEST_CASE("cli: an rk4 step too coarse for the connectors' Baumgarte frequency is warned about") {
+  // ω = 2π·50 Hz at a 20 ms step: ω·h = 6.3, beyond rk4's real stability interval (≈ 2.8).
+  const fs::path dir = fresh_dir("stiff_constraint");
+  const std::string scenario =
+      "simulation: {duration: 0.04, step: 0.02}\n"
+      "bodies:\n"
+      "  - {name: top, mass: 5.0, inertia: [0.1, 0.2, 0.3], center_of_gravity: [0.0, 0.0, 0.3]}\n"
+      "connectors:\n"
+      "  - {name: pivot, type: ball, bodies: [top, world]}\n";
+  write_file(dir / "stiff.yaml", "name: stiff\n" + scenario);
+  CHECK(run_sim("stiff.yaml -o out.h5", dir).output.find("compliance.constraint_frequency") != std::string::npos);
+  // At 2 Hz (ω·h = 0.25) there is nothing to warn about.
+  write_file(dir / "soft.yaml", "name: soft\ncompliance: {constraint_frequency: 2.0}\n" + scenario);
+  CHECK(run_sim("soft.yaml -o out.h5", dir).output.find("compliance.constraint_frequency") == std::string::npos);
 }
 
 // Starts sim on a long run in `dir` and waits until it has written `bytes` of output (so its
@@ -276,7 +295,7 @@ TEST_CASE("cli: --duration keeps full precision") {
   H5Fclose(file);
 }
 
-TEST_CASE("cli: --help and --version exit 0; an unknown option exits 2") {
+TEST_CASE("cli: --help and --version exit 0 — an unknown option exits 2") {
   const fs::path dir = fresh_dir("help");
   const Outcome help = run_sim("--help", dir);
   CHECK(help.exit_code == 0);

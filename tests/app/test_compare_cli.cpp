@@ -92,7 +92,7 @@ TEST_CASE("compare cli: measurements with known offsets give RMSE, mean error an
   }
 }
 
-TEST_CASE("compare cli: a delayed series gives its shift; tables, CSV and SVG figures are written") {
+TEST_CASE("compare cli: a delayed series gives its shift — tables, CSV and SVG figures are written") {
   Fixture f;
   const auto* pitch = f.run.find("bodies/rov/euler/pitch");
   REQUIRE(pitch);

@@ -57,7 +57,7 @@ TEST_CASE("run: killed outright (SIGKILL), the previous result stays and <output
   CHECK(t.back() == doctest::Approx(static_cast<double>(t.size() - 1) / 50.0));
 }
 
-TEST_CASE("run: killed before its first chunk, <output>.partial has the structure; after 2 s it has the samples of its timed flush") {
+TEST_CASE("run: killed before its first chunk, <output>.partial has the structure, and after 2 s it has the samples of its timed flush") {
   const fs::path dir = fresh_dir("kill_early");
   // A 1 µs step: about 20 ms of wall time per 50 Hz sample, so the first 1024-row chunk is
   // 20 s away and only the timed flushes (every 2 s) put samples on disk before it.
@@ -236,7 +236,7 @@ TEST_CASE("run: an output folder that cannot be made exits 2 and writes nothing"
   CHECK(out.output.find("cannot create the folder plain_file") != std::string::npos);
 }
 
-TEST_CASE("validate: a part is checked as a part; a result file is not YAML and says so") {
+TEST_CASE("validate: a part is checked as a part, and a result file is not YAML and says so") {
   const fs::path dir = fresh_dir("validate_kinds");
   const Outcome part = run_sim("validate '" + std::string(UWSIM_SOURCE_DIR) + "/scenarios/vehicles/bluerov2.yaml'", dir);
   CAPTURE(part.output);

@@ -133,7 +133,7 @@ TEST_CASE("cli: sim linearize writes A, B and the modes to HDF5 and JSON and pri
   CHECK_FALSE(fs::exists(s.dir / "other.h5"));
 }
 
-TEST_CASE("cli: sim linearize --at simulates first; connected vehicles get their constraints removed") {
+TEST_CASE("cli: sim linearize --at simulates first — connected vehicles get their constraints removed") {
   Scratch s("pair");
   const Outcome r = run_sim("linearize '" + std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov_rigid.yaml' --at 2 -o pair.h5", s.dir);
   CAPTURE(r.output);

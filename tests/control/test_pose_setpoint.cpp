@@ -91,7 +91,7 @@ TEST_CASE("pose setpoint: a fixed heading with a zero yaw gain is not a free yaw
   CHECK(std::abs(fixed.e_B[3] + roll) > 0.02);
 }
 
-TEST_CASE("pose setpoint: a free position axis has no error; the held depth error is R_WBᵀ[0, 0, Δz]") {
+TEST_CASE("pose setpoint: a free position axis has no error — the held depth error is R_WBᵀ[0, 0, Δz]") {
   const double roll = 0.2, pitch = 0.1, yaw = -1.3;
   const control::VehicleState x = vehicle_at(Vec3(4.0, 7.0, 2.0), roll, pitch, yaw);
   control::EulerPoseSetpoint euler;

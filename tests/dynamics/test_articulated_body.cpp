@@ -2,9 +2,11 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 
 #include "dynamics/crba.h"
 #include "dynamics/joint_forces.h"
+#include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
 #include "dynamics/rnea.h"
 #include "model/shape_hydrodynamics.h"
@@ -39,6 +41,27 @@ std::vector<double> random_state(const model::Model& model, test::RandomBodies& 
   return x;
 }
 
+// The joint forces ABA should use, from the model and the state alone (not from ABA's
+// workspace): the random joints carry a constant effort and viscous damping and nothing else
+// (no friction, limits, saturation or actuator), so τ = effort − b·q̇ (joint_forces.h).
+Eigen::VectorXd joint_forces_from_state(const model::Model& model, const std::vector<double>& x) {
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+  for (const model::Body& body : model.bodies) {
+    if (body.joint.dof() != 1) continue;
+    const model::Joint& j = body.joint;
+    REQUIRE(j.friction == 0.0);
+    REQUIRE(std::isinf(j.lower));
+    REQUIRE(std::isinf(j.upper));
+    REQUIRE(std::isinf(j.max_effort));
+    REQUIRE(j.actuator.kind == actuation::JointActuatorKind::none);
+    tau[body.v_offset - model.nq] = j.effort - j.damping * x[static_cast<std::size_t>(body.v_offset)];
+  }
+  return tau;
+}
+
+// The joint forces ABA used, read from its workspace: only for the motors' test below, whose
+// question is the armature and lever bias in the inertia, not the forces (their closed forms are
+// in test_joint_force_closed_forms.cpp).
 Eigen::VectorXd joint_forces_used(const model::Model& model, const dynamics::Workspace& ws) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
   for (std::size_t b = 0; b < model.bodies.size(); ++b)
@@ -52,13 +75,15 @@ struct BothFormulations {
   Eigen::VectorXd vdot_aba, tau, h;
   Eigen::MatrixXd H;
 };
-BothFormulations evaluate_both_ways(const model::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba) {
+enum class JointForces { from_state, from_aba_workspace };
+BothFormulations evaluate_both_ways(const model::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba,
+                                    JointForces forces = JointForces::from_state) {
   std::vector<double> xdot(x.size());
   dynamics::Workspace ws(model);
   dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
   BothFormulations out;
   out.vdot_aba = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
-  out.tau = joint_forces_used(model, ws);
+  out.tau = forces == JointForces::from_state ? joint_forces_from_state(model, x) : joint_forces_used(model, ws);
   dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws_crba);
   out.H = dynamics::mass_matrix(model, ws_crba);
   out.h = dynamics::inverse_dynamics(model, ws_crba, Eigen::VectorXd::Zero(model.nv));
@@ -79,6 +104,73 @@ TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on rando
     CHECK((vdot_aba - vdot_crba).norm() < 1e-10 * (1.0 + vdot_crba.norm()));
     // And RNEA inverts ABA: the forces that produce ABA's accelerations are the ones it used.
     CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
+  }
+}
+
+TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½∂(q̇ᵀHq̇)/∂q, from finite differences of H") {
+  // For a fixed-base tree in an ideal fluid without gravity the kinetic energy of bodies and
+  // entrained water, T = ½q̇ᵀH(q)q̇ (H from CRBA, which uses the poses only), is the whole
+  // Lagrangian (Kirchhoff's equations, [Fossen2011] Ch. 6), so the equations of motion are
+  //   H q̈ + C(q, q̇)q̇ = τ,   C(q, q̇)q̇ = Ḣq̇ − ½ ∂(q̇ᵀHq̇)/∂q.
+  // Both derivatives are taken here by central differences of H in q: nothing of ABA's or
+  // RNEA's velocity-product term c = V × Sq̇ or of their Coriolis body forces is used, so a
+  // sign error in either moves C(q, q̇)q̇ by O(|q̇|²).
+  test::RandomBodies rnd(23);
+  for (int trial = 0; trial < 5; ++trial) {
+    scenario::Scenario s = test::scenario_with({}, 1.0);
+    s.environment.gravity = 0.0;
+    s.bodies = {rnd.body("l1", 2.0), rnd.body("l2", 1.2), rnd.body("l3", 0.8), rnd.body("l4", 0.5), rnd.body("l5", 0.6)};
+    for (auto& b : s.bodies) b.linear_damping.setZero(), b.quadratic_damping.setZero();
+    s.joints = {rnd.joint("j1", JT::revolute, "world", "l1", 0), rnd.joint("j2", JT::prismatic, "l1", "l2", 1),
+                rnd.joint("j3", JT::revolute, "l2", "l3", 2),    rnd.joint("j4", JT::revolute, "l3", "l4", 0),
+                rnd.joint("j5", JT::revolute, "l2", "l5", 1)};
+    const model::Model model = model::build_model(s);
+    const std::vector<double> x = random_state(model, rnd);
+
+    const auto H_at = [&](const std::vector<double>& state) {
+      dynamics::Workspace w(model);
+      dynamics::compute_kinematics(model, state.data(), w);
+      return dynamics::mass_matrix(model, w);
+    };
+    Eigen::VectorXd qd(model.nv);
+    std::vector<std::size_t> q_index(static_cast<std::size_t>(model.nv));
+    for (const model::Body& body : model.bodies) {
+      const Eigen::Index i = body.v_offset - model.nq;
+      qd[i] = x[static_cast<std::size_t>(body.v_offset)];
+      q_index[static_cast<std::size_t>(i)] = static_cast<std::size_t>(body.q_offset);
+    }
+    const double eps = 1e-6;
+    // Ḣq̇: H's derivative along the motion q̇.
+    std::vector<double> xp = x, xm = x;
+    for (Eigen::Index i = 0; i < model.nv; ++i) {
+      xp[q_index[static_cast<std::size_t>(i)]] += eps * qd[i];
+      xm[q_index[static_cast<std::size_t>(i)]] -= eps * qd[i];
+    }
+    const Eigen::VectorXd Hdot_qd = (H_at(xp) - H_at(xm)) / (2.0 * eps) * qd;
+    // ∂(q̇ᵀHq̇)/∂q_k, one coordinate at a time.
+    Eigen::VectorXd dT = Eigen::VectorXd::Zero(model.nv);
+    for (Eigen::Index k = 0; k < model.nv; ++k) {
+      xp = x, xm = x;
+      xp[q_index[static_cast<std::size_t>(k)]] += eps;
+      xm[q_index[static_cast<std::size_t>(k)]] -= eps;
+      dT[k] = (qd.dot(H_at(xp) * qd) - qd.dot(H_at(xm) * qd)) / (2.0 * eps);
+    }
+    const Eigen::VectorXd C_qd = Hdot_qd - 0.5 * dT;
+    const Eigen::MatrixXd H = H_at(x);
+    REQUIRE(C_qd.norm() > 0.01);  // a real velocity product (~0.1 N m here), not a residue
+    // Central differences: O(ε²) truncation and O(1e-16/ε) rounding, both far below 1e-7.
+    const double tol = 1e-7 * (1.0 + C_qd.norm());
+
+    // RNEA with q̈ = 0 is the velocity product (no gravity, no damping, no joint forces in it).
+    dynamics::Workspace ws(model);
+    dynamics::compute_kinematics_and_forces(model, 0.0, x.data(), ws);
+    CHECK((dynamics::inverse_dynamics(model, ws, Eigen::VectorXd::Zero(model.nv)) - C_qd).norm() < tol);
+    // ABA's q̈ satisfies H q̈ = τ − C(q, q̇)q̇ with τ from the state (effort − b·q̇).
+    std::vector<double> xdot(x.size());
+    dynamics::Workspace ws_aba(model);
+    dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws_aba);
+    const Eigen::VectorXd vdot = Eigen::Map<const Eigen::VectorXd>(xdot.data() + model.nq, model.nv);
+    CHECK((H * vdot - (joint_forces_from_state(model, x) - C_qd)).norm() < tol);
   }
 }
 
@@ -342,7 +434,7 @@ TEST_CASE("joint limits: a link driven into its limit stops there, without clamp
   CHECK(std::abs(tr.x.back()[1]) < 1e-9);  // at rest against the stop
 }
 
-TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c); above it accelerates at (τ − F_c)/I") {
+TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c) — above it accelerates at (τ − F_c)/I") {
   // A heavy wheel keeps the nominal ε = 1e-3; on a light one ε widens so the friction slope
   // through zero stays integrable at the step (joint_forces.h).
   for (const double I : {2.0, 0.05}) {
@@ -357,7 +449,7 @@ TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c); above 
     axle.friction = 0.2;
     scenario::Scenario s = test::scenario_with({wheel}, 2.0);
     s.environment.gravity = 0.0;
-    const double omega = 2.0 * M_PI / (20.0 * s.simulation.step);
+    const double omega = 2.0 * M_PI * s.compliance.limit_frequency;  // the model's, in rad/s
     const double epsilon = std::max(dynamics::kFrictionSpeedScale, axle.friction / (I * omega));
 
     axle.effort = 0.1;  // below friction: creeps
@@ -418,7 +510,7 @@ TEST_CASE("aba with motors: armature and lever bias agree with CRBA and RNEA (ge
     const model::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
     dynamics::Workspace ws2(model);
-    const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
+    const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2, JointForces::from_aba_workspace);
     CHECK((vdot_aba - H.ldlt().solve(tau - h)).norm() < 1e-10 * (1.0 + vdot_aba.norm()));
     CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
     // The armature is in H: the same model without the rotors' inertia has a smaller diagonal.

@@ -119,7 +119,7 @@ TEST_CASE("arm_quintic_pid: the joints track within 0.02 rad while the unactuate
   CHECK(run.rec.X_WB.back()[rov].p.z() < 5.0);  // 0.5 N buoyant: it rises
 }
 
-TEST_CASE("bluerov2_hold_pose_arm: the vehicle holds 5 mrad and 1 cm while its arm swings; buoyancy over K_P is its depth offset") {
+TEST_CASE("bluerov2_hold_pose_arm: the vehicle holds 5 mrad and 1 cm while its arm swings — buoyancy over K_P is its depth offset") {
   const test::Run run = test::run_file("scenarios/bluerov2_hold_pose_arm.yaml");
   const std::size_t rov = body_index(run, "uvms/bluerov2/rov");
   double tilt = 0, offset = 0;

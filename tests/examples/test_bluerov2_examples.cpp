@@ -307,7 +307,7 @@ TEST_CASE("bluerov2_roll_decay: the roll oscillation decays with the period of t
   CHECK(run.rec.X_WB.back()[0].p.z() < 4.0);
 }
 
-TEST_CASE("two_bluerov2: one part, two vehicles; the left one moves exactly as bluerov2_push's, the heavier right one sinks") {
+TEST_CASE("two_bluerov2: one part, two vehicles — the left one moves exactly as bluerov2_push's, the heavier right one sinks") {
   const test::Run two = test::run_file("scenarios/two_bluerov2.yaml");
   const test::Run push = test::run_file("scenarios/bluerov2_push.yaml");
   REQUIRE(two.rec.t.size() == push.rec.t.size());

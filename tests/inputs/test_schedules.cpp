@@ -138,7 +138,7 @@ TEST_CASE("inputs: quintic goes rest to rest, halfway at mid-time, with zero vel
   CHECK(velocity(2.0) == doctest::Approx(15.0 / 8.0 * (q1 - q0) / (t1 - t0)).epsilon(1e-6));
 }
 
-TEST_CASE("inputs: sums and scales see their operands' values; a cycle is refused") {
+TEST_CASE("inputs: sums and scales see their operands' values — a cycle is refused") {
   InputSet set;
   Channel total = make(ChannelKind::sum);
   total.operands = {1, 2};

@@ -45,7 +45,7 @@ void check_same(const Isometry3d& a, const Isometry3d& b) {
 
 }  // namespace
 
-TEST_CASE("joint placement: classic DH is Rz(θ+q)·Tz(d)·Tx(a)·Rx(α); prismatic adds q to d") {
+TEST_CASE("joint placement: classic DH is Rz(θ+q)·Tz(d)·Tx(a)·Rx(α) — prismatic adds q to d") {
   scenario::JointSpec j;
   j.placement.kind = scenario::JointPlacementSpec::Kind::dh;
   j.placement.theta = 0.3, j.placement.d = 0.05, j.placement.a = 0.12, j.placement.alpha = 1.2;

@@ -438,7 +438,7 @@ void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions option
 
 }  // namespace
 
-TEST_CASE("hdf5_file: timed commits put partial chunks on disk; the closed file is byte-identical to an untimed one") {
+TEST_CASE("hdf5_file: timed commits put partial chunks on disk, and the closed file is byte-identical to an untimed one") {
   TempDir dir;
   uwsim::output::Hdf5FileOptions every_sync;
   every_sync.flush_interval = std::chrono::milliseconds(0);  // a timed commit at every sync

@@ -132,7 +132,7 @@ TEST_CASE("paper 001 Sec. 6.5: the vehicle yaws against joint 1 as angular momen
   CHECK(worst < 1e-3 * r_amplitude);
 }
 
-TEST_CASE("paper 001 Sec. 6.5: joints track in turn; the vehicle pitches as joints 2 and 3 swing the arms") {
+TEST_CASE("paper 001 Sec. 6.5: joints track in turn — the vehicle pitches as joints 2 and 3 swing the arms") {
   const test::Recording r = test::record(kDir + "uvms_arm_motions.yaml");
   REQUIRE(r.result.outcome == integrate::Outcome::completed);
   const double windows[3][2] = {{10.0, 20.0}, {25.0, 35.0}, {40.0, 50.0}};
@@ -244,7 +244,7 @@ TEST_CASE("paper 001 Sec. 6.6 read literally: with Table 5's joint-1 gain the to
   CHECK(std::sqrt(sum / static_cast<double>(tool.size())) > 0.2);
 }
 
-TEST_CASE("paper 001 Sec. 6.4: with the assumed joint damping the passive arms swing; without it joints 1 hit their stops") {
+TEST_CASE("paper 001 Sec. 6.4: with the assumed joint damping the passive arms swing — without it joints 1 hit their stops") {
   const test::Recording damped = test::record(kDir + "uvms_four_arms_manoeuvres.yaml");
   const test::Recording literal = test::record(kDir + "uvms_four_arms_manoeuvres_undamped.yaml");
   REQUIRE(damped.result.outcome == integrate::Outcome::completed);

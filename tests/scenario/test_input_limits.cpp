@@ -104,7 +104,7 @@ TEST_CASE("CSV inputs: a byte order mark and CR or CR LF line ends are read like
   CHECK(ds[0].column == 5);
 }
 
-TEST_CASE("CSV inputs: a device, a FIFO and a folder are refused at once; a missing file says where it looked") {
+TEST_CASE("CSV inputs: a device, a FIFO and a folder are refused at once, and a missing file says where it looked") {
   const std::string dir = (scratch() / "odd").string();
   fs::create_directories(dir);
   fs::create_symlink("/dev/zero", dir + "/zero.csv");
@@ -144,7 +144,7 @@ TEST_CASE("CSV inputs over 16 MiB and YAML files over 1 MiB are refused without 
   CHECK(format(ds[0]) == yaml + ": error: the file is larger than 1 MiB; a scenario takes a few kB");
 }
 
-TEST_CASE("CSV inputs: cells, columns and reported problems are bounded; a file of short cells within 16 MiB is refused at its cell count") {
+TEST_CASE("CSV inputs: cells, columns and reported problems are bounded, and a file of short cells within 16 MiB is refused at its cell count") {
   // 16 MiB of two-character cells would be 8 million cells: the bound stops it at 1.5 million,
   // at the row that crosses it.
   std::string zeros = "time,pwm\n";
@@ -291,7 +291,7 @@ TEST_CASE("an include's set with an unknown key is reported at the set's line an
   CHECK(ds[0].message.find("unknown key 'masss', did you mean 'mass'?") != std::string::npos);
 }
 
-TEST_CASE("an rpy beyond ±2π warns that it looks like degrees; the scenario loads") {
+TEST_CASE("an rpy beyond ±2π warns that it looks like degrees, and the scenario loads") {
   std::string text = kScenario + "    initial: {rpy: [0.0, 0.0, 90.0]}\n";
   const std::string path = write_temp("degrees.yaml", text);
   const Scenario s = load_scenario(path);

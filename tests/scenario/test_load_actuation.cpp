@@ -60,7 +60,7 @@ TEST_CASE("a sweep sets the PWM step of paper 000's trial through the step's tab
   CHECK(s.inputs[0].channel.table.y == std::vector<double>{300.0});
 }
 
-TEST_CASE("a command is a number or a channel name; a channel may not be named like a number") {
+TEST_CASE("a command is a number or a channel name — a channel may not be named like a number") {
   const std::string base = std::string(UWSIM_TEST_DATA_DIR) + "/inputs/replay.yaml";
   const Scenario constant = load_scenario(base, {"thrusters.t.input=12.5"});
   CHECK(constant.thrusters[0].input.channel.empty());

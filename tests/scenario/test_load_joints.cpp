@@ -482,7 +482,7 @@ TEST_CASE("--set reaches manipulator links only through the manipulator") {
   CHECK(bad[0].message == "manipulators[0].links[1].mass: expected a positive number (kg), got -1");
 }
 
-TEST_CASE("bodies jointed to the world are roots; subtrees follow their parent") {
+TEST_CASE("bodies jointed to the world are roots — subtrees follow their parent") {
   const std::string text = R"(name: tree
 simulation: {duration: 1}
 bodies:
