@@ -39,7 +39,7 @@ scenario::Scenario rov_with_thrusts(const Eigen::VectorXd& thrusts) {
   for (int j = 0; j < 6; ++j) {
     scenario::ThrusterSpec t;
     t.body = "rov";
-    t.thruster.name = "t" + std::to_string(j);
+    t.thruster.name = std::string("t").append(std::to_string(j));  // not "t" + …: GCC 12 warns falsely (-Wrestrict)
     t.thruster.model = actuation::ThrusterModel::linear;
     t.thruster.gain = 1.0;
     t.thruster.p_BoT_B = kLayout[j].position;
