@@ -1,5 +1,5 @@
 // Small helpers for reading HDF5 files that may be odd, half-written or not sim's at all
-// (`sim describe`, `sim replay`).
+// (`sim describe`, `sim replay`, and the result files `sim compare` and `sim identify` read).
 #pragma once
 
 #include <hdf5.h>

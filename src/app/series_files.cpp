@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "app/hdf5_read.h"
 #include "scenario/read_csv.h"
 #include "scenario/yaml_reader.h"
 
@@ -16,38 +17,6 @@ namespace {
 
 using scenario::Diagnostic;
 
-// Owns one HDF5 id.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) closer_(id_);
-  }
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
-
-class SilenceHdf5Errors {
- public:
-  SilenceHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
-  SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
-  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
-
 bool is_hdf5(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char signature[8] = {};
@@ -55,22 +24,11 @@ bool is_hdf5(const std::string& path) {
   return in.gcount() == 8 && std::memcmp(signature, "\x89HDF\r\n\x1a\n", 8) == 0;
 }
 
-std::string string_attribute(hid_t object, const char* name) {
-  if (H5Aexists(object, name) <= 0) return "";
-  const Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
-  const Handle type(attribute.ok() ? H5Aget_type(attribute.get()) : -1, H5Tclose);
-  if (!type.ok() || H5Tget_class(type.get()) != H5T_STRING) return "";
-  if (H5Tis_variable_str(type.get()) > 0) {
-    char* value = nullptr;
-    if (H5Aread(attribute.get(), type.get(), &value) < 0) return "";
-    std::string result = value != nullptr ? value : "";
-    H5free_memory(value);
-    return result;
-  }
-  std::string buffer(H5Tget_size(type.get()), '\0');
-  if (buffer.empty() || H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return "";
-  buffer.resize(strnlen(buffer.c_str(), buffer.size()));
-  return buffer;
+// A string attribute, or "" where it is absent or not a readable scalar string
+// (hdf5_read.h's string_attribute, which says "?" for the latter).
+std::string text_attribute(hid_t object, const char* name) {
+  const std::optional<std::string> value = string_attribute(object, name);
+  return value && *value != "?" ? *value : "";
 }
 
 std::vector<std::string> split(const std::string& text, const std::string& separator) {
@@ -104,8 +62,8 @@ SeriesFile read_result(const std::string& path) {
   SeriesFile out;
   out.path = path;
   out.is_result = true;
-  out.scenario_yaml = string_attribute(file.get(), "scenario");
-  out.status = string_attribute(file.get(), "status");
+  out.scenario_yaml = text_attribute(file.get(), "scenario");
+  out.status = text_attribute(file.get(), "status");
   const auto read = [&](const std::string& name, std::vector<hsize_t>& dims) -> std::vector<double> {
     const Handle set(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
     const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
@@ -130,9 +88,9 @@ SeriesFile read_result(const std::string& path) {
     const std::vector<double> values = read("/" + name, dims);
     if (values.empty() || dims[0] != time.size()) continue;
     const Handle set(H5Dopen2(file.get(), ("/" + name).c_str(), H5P_DEFAULT), H5Dclose);
-    const std::vector<std::string> units = split(string_attribute(set.get(), "units"), ", ");
+    const std::vector<std::string> units = split(text_attribute(set.get(), "units"), ", ");
     const std::size_t columns = dims.size() == 2 ? dims[1] : 1;
-    std::vector<std::string> column_names = split(string_attribute(set.get(), "columns"), ",");
+    std::vector<std::string> column_names = split(text_attribute(set.get(), "columns"), ",");
     if (column_names.size() != columns) {
       column_names.clear();
       for (std::size_t c = 0; c < columns; ++c) column_names.push_back(std::to_string(c));

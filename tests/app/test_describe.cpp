@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "support/sim_process.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -21,22 +23,9 @@ namespace {
 const std::string kSim = UWSIM_SIM_EXE;
 const std::string kSwingScenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_arm_swing.yaml";
 
-// Removed at exit so repeated test runs leave nothing behind in /tmp.
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("uwsim_describe_" + std::to_string(getpid()));
-  TempDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
 const fs::path& test_dir() {
-  static const TempDir dir;
-  return dir.path;
+  static const fs::path dir = uwsim::test::fresh_dir("describe");  // removed when the tests exit
+  return dir;
 }
 
 // One 1 s run of the arm-swing scenario, shared by the tests that read it.

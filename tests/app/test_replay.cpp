@@ -19,6 +19,8 @@
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
 
+#include "support/sim_process.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -26,21 +28,9 @@ namespace {
 const std::string kSim = UWSIM_SIM_EXE;
 const std::string kSource = UWSIM_SOURCE_DIR;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("uwsim_replay_" + std::to_string(getpid()));
-  TempDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
 const fs::path& test_dir() {
-  static const TempDir dir;
-  return dir.path;
+  static const fs::path dir = uwsim::test::fresh_dir("replay");  // removed when the tests exit
+  return dir;
 }
 
 int run(const std::string& command) {
