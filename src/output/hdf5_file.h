@@ -12,10 +12,17 @@
 //   2. every dataset is extended to its new length, then H5Fflush writes those lengths.
 // So no dataset's length covers rows whose chunk is not indexed on disk, and since the metadata
 // cache is told never to evict, nothing reaches the disk between commits: a file cut off at
-// any moment is its last commit. (Only a kill during the few small writes of step 2 can leave
-// datasets one commit apart, each still correct; HDF5 1.10 offers no atomic multi-dataset
-// update without SWMR, whose files a plain h5py.File cannot open after a crash.) The file is
-// created empty and committed at once, so it is readable from its first microseconds.
+// any moment is its last commit. Step 2 is one write: a length lives in its dataset's object
+// header, and the headers of the series declared before the first commit are made back to back
+// (hdf5_writer.cpp, create_declared), so the flush, which writes dirty metadata in address
+// order, hands HDF5's metadata accumulator one contiguous block. A kill therefore finds every
+// length old or every length new. (HDF5 1.10 has no multi-dataset atomic update short of SWMR,
+// whose files a plain h5py.File cannot open after a crash. Two limits remain: series declared
+// after the first commit get headers elsewhere, and Linux may cut a write of more than one
+// page at a page boundary if a SIGKILL arrives during that system call's few microseconds:
+// about nine series' headers fit in a page.) Until the first commit the series exist only in
+// memory; the file is created empty and committed at once, so it is readable from its first
+// microseconds.
 // No file space is ever freed (a freed block could be reused while the last commit on disk
 // still points at it): a chunk is written once, or — a partial chunk — stored unfiltered and
 // rewritten in place at the same size.

@@ -131,21 +131,46 @@ void Writer::ensure_parent_groups(const std::string& dataset_path) const {
   }
 }
 
-void Writer::write_string_attribute(hid_t object, const std::string& name, const std::string& value,
+void Writer::write_string_attribute(hid_t object, const std::string& name, const std::optional<std::string>& value,
                                     const std::string& object_name) const {
   const std::string what = "write attribute '" + name + "' on '" + object_name + "'";
   // Variable-length UTF-8 so that h5py hands back str rather than bytes.
   const Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, what);
   check(H5Tset_size(type.get(), H5T_VARIABLE), what);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
-  const Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, what);
-  const Handle attribute = checked(
-      H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose, what);
-  const char* text = value.c_str();
+  const htri_t exists = H5Aexists(object, name.c_str());
+  if (exists < 0) fail_hdf5(what);
+  Handle attribute;
+  if (exists > 0) {
+    // Rewritten in place: a variable-length value lives in the global heap, so the attribute's
+    // message keeps its size.
+    attribute = checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, what);
+  } else {
+    const Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, what);
+    attribute = checked(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                        H5Aclose, what);
+  }
+  if (!value) return;  // created without a value: a null reference, nothing in the global heap
+  const char* text = value->c_str();
   check(H5Awrite(attribute.get(), type.get(), &text), what);
 }
 
-void Writer::create_dataset(Series& s) {
+namespace {
+
+// A series' attributes, in the order they are created.
+std::vector<std::pair<const char*, std::string>> series_attributes(const SeriesDeclaration& d) {
+  std::vector<std::pair<const char*, std::string>> attributes = {{"units", d.units}, {"description", d.description}};
+  if (!d.column_names.empty()) {
+    std::string joined;
+    for (const std::string& name : d.column_names) joined += (joined.empty() ? "" : ",") + name;
+    attributes.emplace_back("columns", joined);
+  }
+  return attributes;
+}
+
+}  // namespace
+
+void Writer::create_header(Series& s) {
   const std::string& path = s.declaration.path;
   const std::string what = "create dataset '" + path + "'";
   const hsize_t initial[2] = {0, s.columns};
@@ -160,27 +185,49 @@ void Writer::create_dataset(Series& s) {
   // Chunks go to the file with H5Dwrite_chunk, past any chunk cache.
   const Handle access = checked(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, what);
   check(H5Pset_chunk_cache(access.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, H5D_CHUNK_CACHE_W0_DEFAULT), what);
-  s.dataset = checked(H5Dcreate2(file_.get(), path.c_str(), H5T_IEEE_F64LE, file_space.get(), H5P_DEFAULT,
-                                 creation.get(), access.get()),
+  // Anonymous: this allocates the object header and nothing else (no link, no chunk index).
+  s.dataset = checked(H5Dcreate_anon(file_.get(), H5T_IEEE_F64LE, file_space.get(), creation.get(), access.get()),
                       H5Dclose, what);
+  // The attributes, without values: their messages take their final size now, growing the
+  // header in place, and allocate nothing else in the file.
+  for (const auto& [name, value] : series_attributes(s.declaration))
+    write_string_attribute(s.dataset.get(), name, std::nullopt, path);
+}
+
+void Writer::finish_dataset(Series& s) {
+  const std::string& path = s.declaration.path;
+  const std::string what = "create dataset '" + path + "'";
+  for (const auto& [name, value] : series_attributes(s.declaration))
+    write_string_attribute(s.dataset.get(), name, value, path);
+  const Handle link = checked(H5Pcreate(H5P_LINK_CREATE), H5Pclose, what);
+  check(H5Olink(s.dataset.get(), file_.get(), path.c_str(), link.get(), H5P_DEFAULT), what);
   // HDF5 1.10.8's H5Dwrite_chunk fails (or crashes) on a dataset without a chunk index, and the
   // index is made by the first chunk written while the dataset has rows. So: one row, a
   // placeholder chunk (8 bytes, never read), and back to no rows, which deletes it. No commit
   // comes in between, so nothing on disk ever refers to it; a first chunk then never changes
   // the dataset's header.
+  const hsize_t initial[2] = {0, s.columns};
   const hsize_t one[2] = {1, s.columns};
   const hsize_t origin[2] = {0, 0};
   const double placeholder = 0.0;
   check(H5Dset_extent(s.dataset.get(), one), what);
   check(H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, 0, origin, sizeof placeholder, &placeholder), what);
   check(H5Dset_extent(s.dataset.get(), initial), what);
-  write_string_attribute(s.dataset.get(), "units", s.declaration.units, path);
-  write_string_attribute(s.dataset.get(), "description", s.declaration.description, path);
-  if (!s.declaration.column_names.empty()) {
-    std::string joined;
-    for (const std::string& name : s.declaration.column_names) joined += (joined.empty() ? "" : ",") + name;
-    write_string_attribute(s.dataset.get(), "columns", joined, path);
-  }
+}
+
+void Writer::create_declared() {
+  // The series declared since the last commit, so that their object headers lie back to back
+  // and a commit extends them all with one write (hdf5_file.h). First every header with its
+  // attributes, empty: nothing else is allocated in between, so each takes the metadata space
+  // right after the previous one, and the attributes grow it in place. Then the root
+  // attributes set so far, the groups, and each dataset's attribute values, name and chunk index.
+  const auto declared = series_.end() - static_cast<std::ptrdiff_t>(declared_);
+  for (auto s = declared; s != series_.end(); ++s) create_header(*s);
+  for (const auto& [name, value] : pending_attributes_) write_string_attribute(file_.get(), name, value, "/");
+  pending_attributes_.clear();
+  for (auto s = declared; s != series_.end(); ++s) ensure_parent_groups(s->declaration.path);
+  for (auto s = declared; s != series_.end(); ++s) finish_dataset(*s);
+  declared_ = 0;
 }
 
 std::size_t Writer::add_series(SeriesDeclaration declaration) {
@@ -198,26 +245,35 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
     if (name.find(',') != std::string::npos)
       fail("column name '" + name + "' of series '" + path + "' contains a comma");
 
-  ensure_parent_groups(path);
+  // Checked here, since the dataset is made later: a path taken, or one dataset inside another.
+  const auto inside = [](const std::string& inner, const std::string& outer) {
+    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && inner[outer.size()] == '/';
+  };
+  for (const Series& other : series_) {
+    const std::string& taken = other.declaration.path;
+    if (taken == path) fail("series '" + path + "' is declared twice");
+    if (inside(path, taken) || inside(taken, path))
+      fail("series '" + path + "' and '" + taken + "' cannot both be datasets (one would be a group)");
+  }
   Series s;
   s.columns = static_cast<hsize_t>(declaration.columns);
   s.rank = declaration.columns == 1 ? 1 : 2;
   s.declaration = std::move(declaration);
-  create_dataset(s);
   s.buffer = std::make_unique<double[]>(kChunkRows * s.columns);  // zeroed
   closing_bytes_ += kChunkRows * s.columns * sizeof(double);
   series_.push_back(std::move(s));
+  ++declared_;  // created in the file at the next chunk or commit
   log({LoggedCall::series, false, static_cast<std::uint32_t>(series_.size() - 1), 0});
   return series_.size() - 1;
 }
 
 void Writer::set_attribute(const std::string& name, const std::string& value) {
   if (!file_.valid()) fail("the file is already closed");
-  const htri_t exists = H5Aexists(file_.get(), name.c_str());
-  if (exists < 0) fail_hdf5("check whether root attribute '" + name + "' exists");
-  // Deleting and recreating also copes with a value of a different type or size.
-  if (exists > 0) check(H5Adelete(file_.get(), name.c_str()), "replace root attribute '" + name + "'");
-  write_string_attribute(file_.get(), name, value, "/");
+  // Before the series' headers are in the file, written after them (create_declared).
+  if (declared_ > 0 || series_.empty())
+    pending_attributes_.emplace_back(name, value);
+  else
+    write_string_attribute(file_.get(), name, value, "/");
   if (log_) {
     attributes_.emplace_back(name, value);
     log({LoggedCall::attribute, false, static_cast<std::uint32_t>(attributes_.size() - 1), 0});
@@ -240,6 +296,7 @@ void Writer::reserve(std::uint64_t bytes) {
 }
 
 void Writer::write_chunk(Series& s, bool final) {
+  if (declared_ > 0) create_declared();
   const hsize_t rows = s.buffered;
   const bool full = rows == kChunkRows;
   const std::size_t values = kChunkRows * s.columns;
@@ -297,6 +354,7 @@ void Writer::write_unstored(bool final) {
 }
 
 void Writer::commit() {
+  if (declared_ > 0 || !pending_attributes_.empty()) create_declared();
   reserve(0);
   // 1. The chunks' index entries; the lengths still end before the new chunks.
   check(H5Fflush(file_.get(), H5F_SCOPE_LOCAL), "write the chunk index to disk");

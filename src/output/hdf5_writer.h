@@ -133,9 +133,14 @@ class Writer {
 
  private:
   Series& at(std::size_t id);
-  void create_dataset(Series& s);
+  // A declared series becomes a dataset in two steps (create_declared): its object header with
+  // its attributes' messages, then their values, its name and its chunk index.
+  void create_header(Series& s);
+  void finish_dataset(Series& s);
+  void create_declared();
   void ensure_parent_groups(const std::string& dataset_path) const;
-  void write_string_attribute(hid_t object, const std::string& name, const std::string& value,
+  // Creates the attribute if it is missing, then writes `value` (none: left a null reference).
+  void write_string_attribute(hid_t object, const std::string& name, const std::optional<std::string>& value,
                               const std::string& object_name) const;
   void set_extent(Series& s, hsize_t rows);
   // Writes the buffer's rows as the current chunk: filtered if it is full or `final` and was
@@ -159,6 +164,8 @@ class Writer {
   std::uint64_t closing_bytes_ = 256 << 10;  // what close() may still write: every buffer, and metadata
   bool closing_ = false;
   std::vector<Series> series_;
+  std::size_t declared_ = 0;  // the last series, declared but not yet in the file
+  std::vector<std::pair<std::string, std::string>> pending_attributes_;  // root, not yet in the file
   ChunkCodec codec_{kDeflateLevel};
   std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)
   bool chunk_since_commit_ = false;

@@ -503,3 +503,45 @@ TEST_CASE("hdf5_file: full chunks are stored through the shuffle and deflate fil
   Reader reader(path);
   check_matrix_rows(reader, "/velocity", 2048);
 }
+
+TEST_CASE("hdf5_file: the object headers of the series declared before the first commit lie back to back") {
+  // What lets one write extend every dataset at a commit (hdf5_file.h): the headers, which
+  // hold the lengths, are one contiguous block, each in a single piece (a length in a
+  // continuation chunk elsewhere would be a second write). Checked on the file HDF5 reads back,
+  // for the recorder's sequence of calls: root attributes, then series of one and of several
+  // columns, in nested groups, with long texts.
+  for (const int count : {1, 6, 58, 400}) {
+    CAPTURE(count);
+    TempDir dir;
+    const std::string path = dir.file("headers.h5");
+    {
+      Hdf5File file(path);
+      file.set_root_attribute("scenario", std::string(5000, 'y'));
+      file.set_root_attribute("status", "running");
+      for (int i = 0; i < count; ++i) {
+        const std::string name = "/bodies/body_" + std::to_string(i % 17) + "/series_" + std::to_string(i);
+        if (i % 3 == 0)
+          file.add_series(name, 1, "rad", "a scalar " + std::string(static_cast<std::size_t>(i % 300), 'd'));
+        else
+          file.add_series(name, 6, "m/s, rad/s", "a vector", {"u", "v", "w", "p", "q", "r"});
+      }
+      file.flush();
+      file.set_root_attribute("status", "completed");
+    }
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    std::vector<std::pair<haddr_t, hsize_t>> headers;  // address, size
+    for (int i = 0; i < count; ++i) {
+      const std::string name = "/bodies/body_" + std::to_string(i % 17) + "/series_" + std::to_string(i);
+      H5O_info_t info{};
+      REQUIRE(H5Oget_info_by_name2(file, name.c_str(), &info, H5O_INFO_BASIC | H5O_INFO_HDR, H5P_DEFAULT) >= 0);
+      CHECK(info.hdr.nchunks == 1);
+      headers.emplace_back(info.addr, info.hdr.space.total);
+    }
+    H5Fclose(file);
+    for (std::size_t i = 1; i < headers.size(); ++i) {
+      CAPTURE(i);
+      CHECK(headers[i].first == headers[i - 1].first + headers[i - 1].second);
+    }
+  }
+}
