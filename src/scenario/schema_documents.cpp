@@ -56,24 +56,33 @@ const json& schema_document(SchemaKind kind) {
   return kind == SchemaKind::scenario ? scenario : part;
 }
 
+namespace {
+
+std::unique_ptr<valijson::Schema> compile(SchemaKind kind) {
+  auto schema = std::make_unique<valijson::Schema>();
+  valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+  valijson::adapters::NlohmannJsonAdapter adapter(schema_document(kind));
+  // part.schema.json refers to scenario.schema.json: served from the parsed document, which
+  // lives as long as the process (so nothing to free).
+  parser.populateSchema(
+      adapter, *schema,
+      [](const std::string& uri) -> const json* {
+        return names_scenario_schema(uri) ? &schema_document(SchemaKind::scenario) : nullptr;
+      },
+      [](const json*) {});
+  return schema;
+}
+
+}  // namespace
+
 const valijson::Schema& compiled_schema(SchemaKind kind) {
-  auto compile = [](SchemaKind k) {
-    auto schema = std::make_unique<valijson::Schema>();
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    valijson::adapters::NlohmannJsonAdapter adapter(schema_document(k));
-    // part.schema.json refers to scenario.schema.json: served from the embedded text.
-    parser.populateSchema(
-        adapter, *schema,
-        [](const std::string& uri) -> const json* {
-          return names_scenario_schema(uri) ? new json(schema_document(SchemaKind::scenario))
-                                            : nullptr;
-        },
-        [](const json* doc) { delete doc; });
-    return schema;
-  };
-  static const std::unique_ptr<valijson::Schema> scenario = compile(SchemaKind::scenario);
+  // Each compiled when first needed: a scenario without parts never compiles the part schema.
+  if (kind == SchemaKind::scenario) {
+    static const std::unique_ptr<valijson::Schema> scenario = compile(SchemaKind::scenario);
+    return *scenario;
+  }
   static const std::unique_ptr<valijson::Schema> part = compile(SchemaKind::part);
-  return kind == SchemaKind::scenario ? *scenario : *part;
+  return *part;
 }
 
 std::vector<const json*> root_subschemas(SchemaKind kind) {
