@@ -1,5 +1,7 @@
 #include "output/chunk_codec.h"
 
+#include <libdeflate.h>
+
 #include <bit>
 #include <stdexcept>
 #include <string>
@@ -9,13 +11,11 @@ namespace uwsim::output {
 static_assert(std::endian::native == std::endian::little,
               "result datasets are H5T_IEEE_F64LE: chunks are encoded from little-endian doubles");
 
-ChunkCodec::ChunkCodec(int level) {
-  // windowBits 15 and the default memory level: the zlib stream compress2() writes.
-  if (deflateInit2(&stream_, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::runtime_error("zlib deflateInit2 failed");
+ChunkCodec::ChunkCodec(int level) : compressor_(libdeflate_alloc_compressor(level)) {
+  if (compressor_ == nullptr) throw std::runtime_error("cannot create a deflate compressor");
 }
 
-ChunkCodec::~ChunkCodec() { deflateEnd(&stream_); }
+ChunkCodec::~ChunkCodec() { libdeflate_free_compressor(compressor_); }
 
 const std::vector<unsigned char>& ChunkCodec::encode(const double* values, std::size_t count) {
   constexpr std::size_t kBytes = sizeof(double);
@@ -27,16 +27,10 @@ const std::vector<unsigned char>& ChunkCodec::encode(const double* values, std::
     unsigned char* plane = shuffled_.data() + k * count;
     for (std::size_t i = 0; i < count; ++i) plane[i] = bytes[i * kBytes + k];
   }
-  encoded_.resize(deflateBound(&stream_, static_cast<uLong>(size)));
-  int status = deflateReset(&stream_);
-  stream_.next_in = shuffled_.data();
-  stream_.avail_in = static_cast<uInt>(size);
-  stream_.next_out = encoded_.data();
-  stream_.avail_out = static_cast<uInt>(encoded_.size());
-  if (status == Z_OK) status = deflate(&stream_, Z_FINISH);
-  if (status != Z_STREAM_END)
-    throw std::runtime_error("zlib deflate failed with status " + std::to_string(status));
-  encoded_.resize(encoded_.size() - stream_.avail_out);
+  encoded_.resize(libdeflate_zlib_compress_bound(compressor_, size));
+  const std::size_t written = libdeflate_zlib_compress(compressor_, shuffled_.data(), size, encoded_.data(), encoded_.size());
+  if (written == 0) throw std::runtime_error("deflate failed on a chunk of " + std::to_string(size) + " bytes");
+  encoded_.resize(written);
   return encoded_;
 }
 
