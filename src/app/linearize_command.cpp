@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 #include "analysis/modes.h"
 #include "app/exit_codes.h"
@@ -11,10 +12,39 @@
 #include "app/operating_point.h"
 #include "app/trim_command.h"
 #include "model/build_model.h"
+#include "output/result_target.h"
 
 namespace uwsim::app {
 
 namespace {
+
+// The HDF5 file and the JSON file written beside it.
+std::pair<std::filesystem::path, std::filesystem::path> output_paths(const LinearizeOptions& options,
+                                                                     const scenario::Scenario& scenario) {
+  const std::filesystem::path h5 = options.output_path
+                                       ? std::filesystem::path(*options.output_path)
+                                       : std::filesystem::path("results") / (scenario.name + "_linear.h5");
+  std::filesystem::path json = h5;
+  json.replace_extension(".json");
+  return {h5, json};
+}
+
+// Outputs that would be refused after the work are refused before it (exit 2, nothing done).
+bool outputs_acceptable(const LinearizeOptions& options, const scenario::Scenario& scenario) {
+  const auto [h5, json] = output_paths(options, scenario);
+  if (json == h5) {
+    spdlog::error("-o {}: give the HDF5 file (FILE.h5); the JSON file is written beside it", h5.string());
+    return false;
+  }
+  try {
+    for (const std::filesystem::path& path : {h5, json})
+      output::require_absent_or_regular(path.string(), "the output " + path.string());
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return false;
+  }
+  return true;
+}
 
 int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario,
                         const analysis::OperatingPoint& point, const std::string& description,
@@ -30,15 +60,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
   const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
   if (!options.quiet) print_linear_model(stdout, report);
 
-  const std::filesystem::path h5 = options.output_path
-                                       ? std::filesystem::path(*options.output_path)
-                                       : std::filesystem::path("results") / (scenario.name + "_linear.h5");
-  std::filesystem::path json = h5;
-  json.replace_extension(".json");
-  if (json == h5) {
-    spdlog::error("-o {}: give the HDF5 file (FILE.h5); the JSON file is written beside it", h5.string());
-    return kBadInput;
-  }
+  const auto [h5, json] = output_paths(options, scenario);
   try {
     write_replacing(h5, [&](const std::string& path) { write_linear_model_hdf5(path, report); });
     write_replacing(json, [&](const std::string& path) { write_linear_model_json(path, report); });
@@ -54,7 +76,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
 
 int linearize_scenario(const LinearizeOptions& options) {
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
-  if (!scenario) return kBadInput;
+  if (!scenario || !outputs_acceptable(options, *scenario)) return kBadInput;
   const model::Model model = model::build_model(*scenario);
 
   analysis::OperatingPoint point;
