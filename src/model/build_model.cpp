@@ -79,7 +79,6 @@ Joint build_joint(const scenario::JointSpec& spec) {
   joint.lower = spec.limits.lower;
   joint.upper = spec.limits.upper;
   joint.max_effort = spec.limits.effort;
-  joint.max_velocity = spec.limits.velocity;
   joint.damping = spec.damping;
   joint.friction = spec.friction;
   joint.effort = spec.effort;
