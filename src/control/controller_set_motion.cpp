@@ -158,7 +158,7 @@ Vec6 ControllerSet::base_bias(std::size_t i, dynamics::Workspace& ws) {
     const dynamics::BodyState& s = ws.bodies[b];
     const Pose X_Bb = X_BW * s.X_WB;
     if (c.cancel_coriolis) {
-      const Vec6 coriolis = dynamics::rigid_body_coriolis(body, s.motion) + dynamics::added_mass_coriolis(body, s.motion);
+      const Vec6 coriolis = dynamics::coriolis(body, s.motion, model_.environment.still_water());
       n += spatial::force_to_parent(X_Bb, s.F_Bo_B - coriolis);
     }
     if (c.cancel_damping) n -= spatial::force_to_parent(X_Bb, dynamics::damping(body, s.motion));

@@ -50,10 +50,4 @@ bool Pid::update(double t, const PidSample& s) {
   return true;
 }
 
-void Pid::reset() {
-  clock_.reset();
-  output_ = error_ = setpoint_ = integral_ = 0.0;
-  has_previous_ = false;
-}
-
 }  // namespace uwsim::control

@@ -68,7 +68,6 @@ class Pid {
   double setpoint() const { return setpoint_; }
   double integral() const { return integral_; }  // I_k (in output units)
 
-  void reset();  // back to the state before the first sample
 
  private:
   PidSettings settings_;

@@ -46,11 +46,4 @@ bool PosePd::update(double t, const PoseSetpoint& setpoint, const VehicleState& 
   return true;
 }
 
-void PosePd::reset() {
-  clock_.reset();
-  tau_B_.setZero();
-  error_B_.setZero();
-  integral_.setZero();
-}
-
 }  // namespace uwsim::control

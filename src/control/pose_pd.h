@@ -79,7 +79,6 @@ class PosePd {
   const spatial::Vec6& output() const { return tau_B_; }  // held τ_B, [X Y Z K M N]
   const spatial::Vec6& error() const { return error_B_; }  // [e_p_B; e_θ_B] at the last sample
   const spatial::Vec6& integral() const { return integral_; }  // I_k of (6)
-  void reset();
 
  private:
   PosePdSettings settings_;

@@ -39,8 +39,6 @@ class SampleClock {
     next_index_ = std::max(next_index_ + 1, static_cast<long long>(after_t));
   }
 
-  void reset() { next_index_ = 0; }
-
  private:
   double tolerance() const { return 1e-9 * period_; }
 

@@ -36,6 +36,14 @@ Vec6 rigid_body_coriolis(const model::Body& body, const BodyMotion& motion);
 // −C_A(ν_r)ν_r + M_A ν̇_c   (1)
 Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion);
 
+// −C_RB(ν)ν − C_A(ν_r)ν_r + M_A ν̇_c   (1): the one Coriolis term of a body. In still water
+// ν_r = ν and ν̇_c = 0, so the two products are one: −V ×* ((M_RB + M_A) V), the step path's
+// common case (inline for it).
+inline Vec6 coriolis(const model::Body& body, const BodyMotion& motion, bool still_water) {
+  if (still_water) return -spatial::cross_force(motion.V_WB_B, body.M_B * motion.V_WB_B);
+  return rigid_body_coriolis(body, motion) + added_mass_coriolis(body, motion);
+}
+
 // −D(ν_r)ν_r   (1), at the centre of drag, about Bo
 Vec6 damping(const model::Body& body, const BodyMotion& motion);
 

@@ -9,19 +9,19 @@ double applied_effort(const model::Joint& joint, const actuation::JointActuation
   return std::clamp(joint.effort + actuation.drive, -joint.max_effort, joint.max_effort);
 }
 
-double actuator_passive_force(const actuation::JointActuation& a, double qd, double D, double omega) {
-  double force = -a.viscous * qd;
-  if (a.coulomb > 0.0) force -= a.coulomb * std::tanh(qd / std::max(kFrictionSpeedScale, a.coulomb / (D * omega)));
-  return force;
+double regularised_friction(double coulomb, double qd, double D, double omega) {
+  return coulomb * std::tanh(qd / std::max(kFrictionSpeedScale, coulomb / (D * omega)));
 }
 
-double friction_speed_scale(const model::Joint& joint, double D, double omega) {
-  return std::max(kFrictionSpeedScale, joint.friction / (D * omega));
+double actuator_passive_force(const actuation::JointActuation& a, double qd, double D, double omega) {
+  double force = -a.viscous * qd;
+  if (a.coulomb > 0.0) force -= regularised_friction(a.coulomb, qd, D, omega);
+  return force;
 }
 
 double passive_joint_force(const model::Joint& joint, double qd, double D, double omega) {
   if (joint.friction == 0.0) return -joint.damping * qd;
-  return -joint.damping * qd - joint.friction * std::tanh(qd / friction_speed_scale(joint, D, omega));
+  return -joint.damping * qd - regularised_friction(joint.friction, qd, D, omega);
 }
 
 double limit_force(const model::Joint& joint, double q, double qd, double D, double omega) {

@@ -42,4 +42,12 @@ void compute_kinematics(const model::Model& model, const double* x, Workspace& w
   }
 }
 
+std::vector<Pose> world_poses(const model::Model& model, const std::vector<double>& x) {
+  Workspace ws(model);
+  compute_kinematics(model, x.data(), ws);
+  std::vector<Pose> X_WB(model.bodies.size());
+  for (std::size_t b = 0; b < X_WB.size(); ++b) X_WB[b] = ws.bodies[b].X_WB;
+  return X_WB;
+}
+
 }  // namespace uwsim::dynamics

@@ -5,10 +5,16 @@
 // Free roots take their pose (p_WBo_W, q_WB normalised) and V_WB_B from the state directly.
 #pragma once
 
+#include <vector>
+
 #include "dynamics/workspace.h"
 
 namespace uwsim::dynamics {
 
 void compute_kinematics(const model::Model& model, const double* x, Workspace& ws);
+
+// Every body's pose in the world for the state x (size model.state_size()): compute_kinematics
+// on a scratch Workspace, for the model builder and checks outside the step path (allocates).
+std::vector<spatial::Pose> world_poses(const model::Model& model, const std::vector<double>& x);
 
 }  // namespace uwsim::dynamics

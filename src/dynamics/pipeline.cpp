@@ -19,10 +19,7 @@ void accumulate_body_forces(const model::Model& model, double schedule_time, Wor
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const model::Body& body = model.bodies[b];
     const BodyMotion& m = ws.bodies[b].motion;
-    // In still water ν_r = ν, so both Coriolis terms are one: −ν ×* ((M_RB + M_A) ν).
-    const Vec6 coriolis = still_water ? Vec6(-spatial::cross_force(m.V_WB_B, body.M_B * m.V_WB_B))
-                                      : Vec6(rigid_body_coriolis(body, m) + added_mass_coriolis(body, m));
-    ws.bodies[b].F_Bo_B = coriolis + damping(body, m) + restoring(body, m.R_WB);
+    ws.bodies[b].F_Bo_B = coriolis(body, m, still_water) + damping(body, m) + restoring(body, m.R_WB);
   }
   for (const model::AppliedForce& f : model.forces) {
     if (!f.active_at(schedule_time)) continue;

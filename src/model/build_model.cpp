@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "dynamics/kinematics.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::model {
@@ -79,7 +80,6 @@ Joint build_joint(const scenario::JointSpec& spec) {
   joint.lower = spec.limits.lower;
   joint.upper = spec.limits.upper;
   joint.max_effort = spec.limits.effort;
-  joint.max_velocity = spec.limits.velocity;
   joint.damping = spec.damping;
   joint.friction = spec.friction;
   joint.effort = spec.effort;
@@ -114,26 +114,6 @@ std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
     throw std::invalid_argument("build_model: the joints do not form a forest (a cycle or an unknown parent)");
   return order;
 }
-
-}  // namespace
-
-std::vector<Pose> world_poses(const Model& model, const std::vector<double>& x) {
-  std::vector<Pose> X_WB(model.bodies.size());
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const Body& body = model.bodies[b];
-    if (body.joint.type == JointType::free) {
-      const double* q = x.data() + body.q_offset;
-      const spatial::Quat q_WB(q[3], q[4], q[5], q[6]);
-      X_WB[b] = Pose{spatial::rotation_from_quaternion(q_WB / q_WB.norm()), Vec3(q[0], q[1], q[2])};
-      continue;
-    }
-    const Pose X_PB = body.joint.pose_in_parent(body.joint.dof() == 1 ? x[static_cast<std::size_t>(body.q_offset)] : 0.0);
-    X_WB[b] = body.parent >= 0 ? X_WB[static_cast<std::size_t>(body.parent)] * X_PB : X_PB;
-  }
-  return X_WB;
-}
-
-namespace {
 
 Connector build_connector(const scenario::ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
   Connector c;
@@ -282,7 +262,7 @@ Model build_model(const scenario::Scenario& scenario) {
   build_controllers(scenario, model);
 
   // Connectors hold the relative pose of the start (or the one asked for).
-  const std::vector<Pose> X_WB = world_poses(model, model.x0);
+  const std::vector<Pose> X_WB = dynamics::world_poses(model, model.x0);
   for (const scenario::ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
   return model;
 }

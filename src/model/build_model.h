@@ -10,7 +10,4 @@ namespace uwsim::model {
 // added mass symmetric positive semi-definite, force bodies exist).
 Model build_model(const scenario::Scenario& scenario);
 
-// Every body's pose in the world for the state x (forward kinematics, outside the step path).
-std::vector<spatial::Pose> world_poses(const Model& model, const std::vector<double>& x);
-
 }  // namespace uwsim::model

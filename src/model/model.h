@@ -59,7 +59,6 @@ struct Joint {
   double lower = -std::numeric_limits<double>::infinity();  // position limits
   double upper = std::numeric_limits<double>::infinity();
   double max_effort = std::numeric_limits<double>::infinity();
-  double max_velocity = std::numeric_limits<double>::infinity();  // reported, not enforced
   double damping = 0.0;       // viscous, ≥ 0
   double friction = 0.0;      // Coulomb, ≥ 0
   double effort = 0.0;        // constant applied torque or force

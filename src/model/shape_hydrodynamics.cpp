@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "spatial/transform.h"
+
 namespace uwsim::model {
 
 using scenario::Matrix3;
@@ -17,12 +19,6 @@ namespace {
 // a plate of length L turning about its middle.
 double strip_moment_integral(double L) { return std::pow(L, 4) / 32.0; }
 
-Matrix3 skew(const Vector3& a) {
-  Matrix3 S;
-  S << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return S;
-}
-
 }  // namespace
 
 double shape_volume(const ShapeSpec& shape) {
@@ -35,9 +31,10 @@ double shape_volume(const ShapeSpec& shape) {
 }
 
 Matrix6 move_inertia_to_origin(const Matrix6& M_c, const Vector3& p_BoC_B) {
-  Matrix6 H = Matrix6::Identity();
-  H.topRightCorner<3, 3>() = -skew(p_BoC_B);
-  return H.transpose() * M_c * H;
+  // Hᵀ(c)·M·H(c) in Fossen order is, in spatial order, the shift of RBDA eq. 2.66 by the pure
+  // translation to c: the one implementation (spatial/transform.h).
+  const spatial::Pose X_BoC{spatial::Mat3::Identity(), p_BoC_B};
+  return spatial::from_fossen_order(spatial::inertia_to_parent(X_BoC, spatial::from_fossen_order(M_c)));
 }
 
 // Diagonal 6-vector values of a cylinder along x, moved to the cylinder's own axis: index i

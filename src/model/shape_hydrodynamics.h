@@ -33,8 +33,8 @@ scenario::Vector6 shape_quadratic_drag(const scenario::ShapeSpec& shape, double 
 // Inertia of a homogeneous solid of this shape about its centre, body axes.
 scenario::Matrix3 homogeneous_inertia(const scenario::ShapeSpec& shape, double mass);
 
-// Moves a 6×6 Fossen-ordered inertia given about point c to the body origin: Hᵀ(c)·M·H(c),
-// H(c) = [1, −S(c); 0, 1]   [Fossen2011 Sec. 3.3]
+// Moves a symmetric 6×6 Fossen-ordered inertia given about point c to the body origin:
+// Hᵀ(c)·M·H(c), H(c) = [1, −S(c); 0, 1]   [Fossen2011 Sec. 3.3]
 scenario::Matrix6 move_inertia_to_origin(const scenario::Matrix6& M_c, const scenario::Vector3& p_BoC_B);
 
 }  // namespace uwsim::model

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "dynamics/kinematics.h"
 #include "model/build_model.h"
 #include "scenario/sections.h"
 
@@ -81,7 +82,7 @@ void check_relative_poses(Reader& r, const Scenario& scenario, const std::vector
   Scenario without_connectors = scenario;
   without_connectors.connectors.clear();
   const model::Model model = model::build_model(without_connectors);
-  const std::vector<spatial::Pose> X_WB = model::world_poses(model, model.x0);
+  const std::vector<spatial::Pose> X_WB = dynamics::world_poses(model, model.x0);
   for (std::size_t i = 0; i < connectors.size(); ++i) {
     const ConnectorSpec& c = connectors[i];
     if (!c.has_relative_pose) continue;

@@ -110,7 +110,8 @@ struct JointLimitsSpec {
   double lower = -std::numeric_limits<double>::infinity();     // rad or m
   double upper = std::numeric_limits<double>::infinity();
   double effort = std::numeric_limits<double>::infinity();     // N m or N, |applied effort| ≤
-  double velocity = std::numeric_limits<double>::infinity();   // rad/s or m/s (for controllers)
+  double velocity = std::numeric_limits<double>::infinity();   // rad/s or m/s: checked and kept as written
+                                                               // (URDF limits carry it); nothing in sim uses it
 };
 
 struct JointSpec {

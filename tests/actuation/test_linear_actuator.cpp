@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "actuation/linear_actuator.h"
+#include "dynamics/joint_forces.h"
 
 using namespace uwsim::actuation;
 using std::numbers::pi;
@@ -144,7 +145,11 @@ TEST_CASE("linear actuator: friction reflects through the transmission with the 
         doctest::Approx(act.motor.viscous_friction * qd_m * qd_m + act.screw_viscous_friction * xd * xd));
   CHECK(a.coulomb * std::abs(qd) ==
         doctest::Approx(act.motor.dry_friction * std::abs(qd_m) + act.screw_dry_friction * std::abs(xd)));
-  // Friction opposes motion in both directions (ε tiny: full dry friction).
-  CHECK(a.torque(qd, 1e-9) < 0.0);
-  CHECK(linear_actuator_actuation(act, 0.0, q, -qd).torque(-qd, 1e-9) > 0.0);
+  // Friction opposes motion in both directions, as the dynamics applies it (joint_forces.h:
+  // −viscous·q̇ − coulomb·tanh(q̇/ε), ε = max(1e-3, coulomb/(D·ω))): at 0.3 rad/s, hundreds of ε,
+  // the dry friction is whole.
+  const double D = 1.0, omega = 2.0 * pi * 50.0;
+  const double backward = uwsim::dynamics::actuator_passive_force(linear_actuator_actuation(act, 0.0, q, -qd), -qd, D, omega);
+  CHECK(uwsim::dynamics::actuator_passive_force(a, qd, D, omega) == doctest::Approx(-(a.viscous * qd + a.coulomb)).epsilon(1e-12));
+  CHECK(backward == doctest::Approx(a.viscous * qd + a.coulomb).epsilon(1e-12));
 }

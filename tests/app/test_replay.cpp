@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "dynamics/kinematics.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
 
@@ -116,9 +117,9 @@ static void check_joint_axes(const std::string& yaml) {
   for (const uwsim::app::ReplayJoint& joint : scene.joints) {
     const auto& body = model.bodies[static_cast<std::size_t>(joint.body)];
     std::vector<double> x = model.x0;
-    const auto X0 = uwsim::model::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
+    const auto X0 = uwsim::dynamics::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
     x[static_cast<std::size_t>(body.q_offset)] += 0.8;
-    const auto X1 = uwsim::model::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
+    const auto X1 = uwsim::dynamics::world_poses(model, x)[static_cast<std::size_t>(joint.body)];
     CAPTURE(joint.name);
     CHECK_FALSE(X0.R.isApprox(X1.R, 1e-6));  // the child did turn
     CHECK((X0.R * joint.axis_B - X1.R * joint.axis_B).norm() < 1e-12);

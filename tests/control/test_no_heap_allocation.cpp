@@ -12,6 +12,7 @@
 #include "control/pid.h"
 #include "control/pose_pd.h"
 #include "control/thrust_allocation.h"
+#include "dynamics/joint_forces.h"
 #include "spatial/rotation.h"
 
 extern "C" void* __libc_malloc(std::size_t size);
@@ -69,7 +70,8 @@ TEST_CASE("control and actuation: no heap allocation per call") {
     x.q_WB = spatial::quaternion_from_euler_zyx(0.1, 0.2, 0.3 * k);
     pose_pd.update(0.01 * k, {}, x);
     sink += pid.output() + pose_pd.output().sum();
-    sink += actuation::linear_actuator_actuation(actuator, 1.0, 0.1 * k, 0.2).torque(0.2, 1e-3);
+    const actuation::JointActuation a = actuation::linear_actuator_actuation(actuator, 1.0, 0.1 * k, 0.2);
+    sink += a.drive - a.bias + dynamics::actuator_passive_force(a, 0.2, 1.0, 100.0);
   }
   counting = false;
   CHECK(allocations.load() == 0);
