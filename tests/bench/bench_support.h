@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,12 +58,14 @@ inline double time_rk4_run(const model::Model& model, const integrate::Settings&
 }
 
 // µs per RK4 step through the driver with samples discarded: what MuJoCo's harness times.
-inline double time_rk4_run_without_output(const model::Model& model, const integrate::Settings& settings) {
+inline double time_rk4_run_without_output(const model::Model& model, const integrate::Settings& settings,
+                                          long* steps = nullptr) {
   struct Discard : integrate::SampleSink {
     void on_sample(double, const double*, const double*, const dynamics::Workspace&) override {}
   } discard;
   const auto start = Clock::now();
   const auto result = integrate::run(model, settings, discard);
+  if (steps) *steps = result.steps;
   return seconds_since(start) / static_cast<double>(result.steps) * 1e6;
 }
 
@@ -85,6 +88,20 @@ inline Timing measure(const model::Model& model, integrate::Settings settings, i
     bare_step.push_back(time_rk4_run_without_output(model, settings));
   }
   return {median(eval), median(step), median(bare_step), steps, median(uncommitted_step)};
+}
+
+// Evaluation and driver without output only (bench_step --without-output): the dynamics-only
+// figures tools/bench_vs_mujoco prints beside the whole program's.
+inline Timing measure_without_output(const model::Model& model, integrate::Settings settings, int repeats = 5) {
+  settings.method = integrate::Method::rk4;
+  std::vector<double> eval, bare_step;
+  long steps = 0;
+  for (int r = 0; r < repeats; ++r) {
+    eval.push_back(time_evaluations(model));
+    bare_step.push_back(time_rk4_run_without_output(model, settings, &steps));
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  return {median(eval), nan, median(bare_step), steps, nan};
 }
 
 }  // namespace uwsim::bench
