@@ -3,8 +3,8 @@
 // Usage: bench_step [SCENARIO.yaml] [--duration S] [--repeats N] [--without-output]
 //        (default scenarios/bluerov2_push.yaml, 5 repeats; --without-output: only the evaluation
 //        and the driver with samples discarded, the dynamics-only figures of tools/bench_vs_mujoco)
-// Compare with MuJoCo 2.2.2 on the same machine (single body ≈ 3.6 µs
-// per RK4 step); compare ratios from one run, the machines are noisy.
+// MuJoCo 2.2.2 on the same models, side by side in one run: tools/bench_vs_mujoco (the machines
+// are noisy: compare ratios from one run).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

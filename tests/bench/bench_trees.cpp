@@ -7,8 +7,9 @@
 //   - N = 2, 10, 50, 100 BlueROV2 modules in a row, each rigidly joined to the next by a connector
 //     (MuJoCo 2.2.2, soft welds in a vacuum: ≈ 13, 100, 630 µs per RK4 step, growth N^1.1),
 // every link with full hydrodynamics (6×6 added mass in the inertia, damping, weight, buoyancy).
-// Models mirror the MuJoCo benchmark's (uvms, usm) so the figures compare with
-// MuJoCo 2.2.2's on this machine kind: ≈ 11 µs (UVMS, vacuum), 24 µs (USM) per RK4 step.
+// uvms(), usm() and modules(n) are also scenario files (tests/bench/scenarios/,
+// tests/bench/mujoco/module_chain.py) with MuJoCo twins: tools/bench_vs_mujoco times both engines
+// on them side by side (tests/bench/mujoco/README.md). Keep the files equal to these functions.
 #include <cmath>
 #include <cstdio>
 #include <string>
