@@ -5,7 +5,7 @@
 
 #include "analysis/finite_difference.h"
 #include "analysis/state_chart.h"
-#include "constraints/connector_rows.h"
+#include "dynamics/connector_rows.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
 
@@ -24,10 +24,10 @@ void constraint_errors(const model::Model& model, const double* x, dynamics::Wor
   dynamics::compute_kinematics(model, x, ws);
   Eigen::Index k = 0;
   for (const model::Connector& c : model.connectors) {
-    constraints::ConnectorRows rows;
+    dynamics::ConnectorRows rows;
     const dynamics::BodyState& A = ws.bodies[static_cast<std::size_t>(c.body_a)];
     const dynamics::BodyState* B = c.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(c.body_b)] : nullptr;
-    constraints::connector_rows(c, model.constraint_frequency, A, B, rows);
+    dynamics::connector_rows(c, model.constraint_frequency, A, B, rows);
     out.segment(k, rows.rows) = rows.position_error.head(rows.rows);
     out.segment(k + rows.rows, rows.rows) = rows.velocity_error.head(rows.rows);
     k += 2 * rows.rows;

@@ -8,7 +8,7 @@
 //
 // Connected vehicles: the connectors' rows tie the bodies' coordinates together, so z has more
 // components than the system has degrees of freedom. With Φ(z) = [e(z); ė(z)] the connectors'
-// position and velocity errors (constraints/connector_rows.h: (1)–(3)), the states the
+// position and velocity errors (dynamics/connector_rows.h: (1)–(3)), the states the
 // connected system can take near the operating point form the tangent space
 //   T = null(∂Φ/∂z)                                                                       (1)
 // The model's flow keeps Φ = 0 (its Baumgarte terms pull any drift back, connector_rows.h (4)),

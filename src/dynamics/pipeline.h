@@ -9,7 +9,7 @@
 //   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
 //                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
 //   3b. connectors     Udwadia–Kalaba correction of those accelerations [Nielsen2018 eq. 19–20]
-//                      (constraints/connector_solver.h)
+//                      (dynamics/connector_solver.h)
 //   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, the accelerations, and the rates
 //                      of the actuator states
 //

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "constraints/connector_solver.h"
+#include "dynamics/connector_solver.h"
 #include "dynamics/body_state.h"
 #include "model/model.h"
 
@@ -27,7 +27,7 @@ struct Workspace {
   std::vector<double> inputs;
   std::vector<actuation::ThrusterState> thrusters;    // command, shaft speed, thrust
   std::vector<model::ControllerSignals> controllers;  // held between samples (controller.h)
-  constraints::ConnectorSolver connectors;
+  dynamics::ConnectorSolver connectors;
 };
 
 }  // namespace uwsim::dynamics

@@ -74,7 +74,7 @@ std::optional<std::string> find_divergence(const model::Model& model, const doub
 std::optional<std::string> find_violated_connector(const model::Model& model, const dynamics::Workspace& ws,
                                                    const DivergenceLimits& limits) {
   for (std::size_t c = 0; c < model.connectors.size(); ++c) {
-    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const dynamics::ConnectorRows& rows = ws.connectors.rows(c);
     const bool apart = !(rows.distance <= limits.connector_distance);
     const bool twisted = !(rows.angle <= limits.connector_angle);
     if (!apart && !twisted) continue;

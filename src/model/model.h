@@ -134,7 +134,7 @@ struct Model {
   // the friction regularisation (dynamics/joint_forces.h). From `compliance` (scenario/spec.h).
   double limit_frequency = 2.0 * M_PI * 50.0;
   // Connector drift is pulled back by Baumgarte terms, critically damped at this natural
-  // frequency (rad/s): ë + 2ω ė + ω² e = 0 (constraints/connector_rows.h).
+  // frequency (rad/s): ë + 2ω ė + ω² e = 0 (dynamics/connector_rows.h).
   double constraint_frequency = 2.0 * M_PI * 50.0;
 
   int state_size() const { return nq + nv + na; }

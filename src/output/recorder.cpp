@@ -235,7 +235,7 @@ void Recorder::append_sample(double t, const double* x, const double* xdot, cons
     const spatial::Vec3 n = spatial::angular(F_Ao_A) - model_.connectors[c].p_AK_A.cross(f);
     const double wrench[6] = {f.x(), f.y(), f.z(), n.x(), n.y(), n.z()};
     file_->append(connectors_[c].wrench, wrench);
-    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const dynamics::ConnectorRows& rows = ws.connectors.rows(c);
     const double violation[2] = {rows.distance, rows.angle};
     file_->append(connectors_[c].violation, violation);
   }

@@ -4,8 +4,8 @@
 
 #include <Eigen/QR>
 
-#include "constraints/connector_rows.h"
-#include "constraints/envelope_ldlt.h"
+#include "dynamics/connector_rows.h"
+#include "dynamics/envelope_ldlt.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
 #include "scenario/load_scenario.h"
@@ -159,7 +159,7 @@ TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-in
     const Eigen::MatrixXd W = B * B.transpose();
     std::vector<int> first(static_cast<std::size_t>(blocks));
     for (int I = 0; I < blocks; ++I) first[I] = std::max(0, I - 1);
-    constraints::EnvelopeLdlt ldlt(sizes, first);
+    dynamics::EnvelopeLdlt ldlt(sizes, first);
     for (int I = 0; I < blocks; ++I)
       for (int J = first[I]; J <= I; ++J)
         ldlt.block(I, J).topLeftCorner(sizes[I], sizes[J]) = W.block(offset[I], offset[J], sizes[I], sizes[J]);
@@ -190,7 +190,7 @@ TEST_CASE("envelope LDLT: a whole block depending on others, in a full envelope,
   B.diagonal().array() += 3.0;
   B.middleRows(15, 6) = 0.7 * B.middleRows(0, 6) - 1.3 * B.middleRows(6, 6);
   const Eigen::MatrixXd W = B * B.transpose();
-  constraints::EnvelopeLdlt ldlt(sizes, {0, 0, 0, 0});
+  dynamics::EnvelopeLdlt ldlt(sizes, {0, 0, 0, 0});
   for (int I = 0; I < 4; ++I)
     for (int J = 0; J <= I; ++J) ldlt.block(I, J).topLeftCorner(sizes[I], sizes[J]) = W.block(offset[I], offset[J], sizes[I], sizes[J]);
   ldlt.factor();
@@ -215,15 +215,15 @@ TEST_CASE("connector rows: the structured product G·U equals the dense one, for
     B.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
     A.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
     B.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
-    constraints::ConnectorRows rows;
-    constraints::connector_rows(c, 10.0, A, &B, rows);
+    dynamics::ConnectorRows rows;
+    dynamics::connector_rows(c, 10.0, A, &B, rows);
     spatial::Mat6 U;
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 6; ++j) U(i, j) = rnd.uniform(-1, 1);
     spatial::Mat6 out;
-    constraints::multiply_rows(rows, false, U, out);
+    dynamics::multiply_rows(rows, false, U, out);
     CHECK((out - rows.G_A * U).norm() < 1e-14 * U.norm());
-    constraints::multiply_rows(rows, true, U, out);
+    dynamics::multiply_rows(rows, true, U, out);
     CHECK((out - rows.G_B * U).norm() < 1e-14 * U.norm());
   }
 }
@@ -252,8 +252,8 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
     std::vector<double> xdot(tr.x[0].size());
     auto rows_at = [&](std::size_t k, double frequency) {
       dynamics::evaluate(tr.model, 0.0, tr.x[k].data(), xdot.data(), ws);
-      constraints::ConnectorRows r;
-      constraints::connector_rows(c, frequency, ws.bodies[0], &ws.bodies[1], r);
+      dynamics::ConnectorRows r;
+      dynamics::connector_rows(c, frequency, ws.bodies[0], &ws.bodies[1], r);
       return std::make_pair(r, Vec6(r.G_A * ws.bodies[0].A_WB_B + r.G_B * ws.bodies[1].A_WB_B));
     };
     const double dt = tr.t[1] - tr.t[0];
