@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "analysis/evaluator.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::analysis {
 
@@ -60,10 +60,10 @@ struct LinearModel {
 };
 
 // `model` must outlive nothing here: it is copied where needed.
-LinearModel linearize(const model::Model& model, const OperatingPoint& point,
+LinearModel linearize(const dynamics::Model& model, const OperatingPoint& point,
                       const LinearizeOptions& options = {});
 
 // x0 of the model with the connectors' velocity errors removed, as a run starts (driver.h).
-std::vector<double> initial_state(const model::Model& model);
+std::vector<double> initial_state(const dynamics::Model& model);
 
 }  // namespace uwsim::analysis

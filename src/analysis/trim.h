@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "dynamics/model.h"
 #include "scenario/trim_spec.h"
 
 namespace uwsim::analysis {
@@ -66,10 +66,10 @@ struct TrimResult {
 
 // Throws TrimError for a problem it cannot pose (names that resolve to nothing, controllers,
 // connected bodies among the unknowns, no unknowns).
-TrimResult trim(const model::Model& model, const TrimProblem& problem);
+TrimResult trim(const dynamics::Model& model, const TrimProblem& problem);
 
 // The model with each channel that was an unknown made a constant at its trimmed value, so
 // that it sees the trim's inputs (what `sim linearize --trim` linearises).
-model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result);
+dynamics::Model with_trimmed_inputs(const dynamics::Model& model, const TrimResult& result);
 
 }  // namespace uwsim::analysis

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "dynamics/model.h"
 #include "scenario/trim_spec.h"
 
 namespace uwsim::analysis {
@@ -30,11 +30,11 @@ struct Variable {
 };
 
 // Returns nothing, with the reason in `why`, if `ref` names nothing in the model that has it.
-std::optional<Variable> resolve(const model::Model& model, const scenario::VariableRef& ref, std::string& why);
+std::optional<Variable> resolve(const dynamics::Model& model, const scenario::VariableRef& ref, std::string& why);
 
 // The steady set when the scenario gives none: every free body's u v w p q r, roll and pitch;
 // every revolute and prismatic joint's position and velocity; every thruster state.
-std::vector<scenario::VariableRef> default_steady(const model::Model& model);
+std::vector<scenario::VariableRef> default_steady(const dynamics::Model& model);
 
 // Sets the variables to `values` on top of (x_start, u_start): additive components directly,
 // each body's Euler angles together (those not set keep x_start's), channels in u.

@@ -17,7 +17,7 @@
 
 namespace uwsim::control {
 
-using model::ControllerKind;
+using dynamics::ControllerKind;
 using spatial::Quat;
 using spatial::Vec3;
 using spatial::Vec6;
@@ -28,11 +28,11 @@ constexpr double kRateStep = 1e-6;  // s, δ of the central differences
 
 }  // namespace
 
-ControllerSet::ControllerSet(const model::Model& model)
+ControllerSet::ControllerSet(const dynamics::Model& model)
     : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
       rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
   std::size_t longest = 0;
-  for (const model::Controller& c : model.controllers) {
+  for (const dynamics::Controller& c : model.controllers) {
     ik_q_.emplace_back(c.joints.size(), 0.0);
     ik_started_.push_back(false);
     longest = std::max(longest, c.chain.size());
@@ -92,8 +92,8 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
 }
 
 void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   const double* values = ws.inputs.data();
   EulerPoseSetpoint euler;
   for (int k = 0; k < 3; ++k) {
@@ -110,14 +110,14 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
   const PoseSetpoint sp = resolve_setpoint(euler, state, c.held);
   poses_[i].update(t, sp, state);
 
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << euler.p_WBd_W, euler.rpy_d;
   s.error = poses_[i].error();
   s.output = poses_[i].output();
 }
 
 void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const dynamics::BodyState& vehicle = ws.bodies[static_cast<std::size_t>(c.body)];
   const auto n = static_cast<Eigen::Index>(c.thrusters.size());
   ConfigurationMatrix T(6, n);
@@ -140,15 +140,15 @@ void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
     ws.inputs[first + static_cast<std::size_t>(j)] =
         actuation::command_for_thrust(model_.thrusters[k], r.thrust[j], ws.thrusters[k].advance_speed);
   }
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint = tau_c_B;
   s.error = tau_c_B - T * r.thrust;
   s.output = r.thrust;
 }
 
 void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   PidSample sample;
   sample.setpoint = c.setpoint.value(ws.inputs.data());
   sample.setpoint_rate = c.setpoint_rate_slot >= 0 ? ws.inputs[static_cast<std::size_t>(c.setpoint_rate_slot)]
@@ -163,17 +163,17 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
   }
   pids_[i].update(t, sample);
   ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint[0] = pids_[i].setpoint();
   s.error[0] = pids_[i].error();
   s.output[0] = pids_[i].output();
 }
 
 void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const std::size_t n = c.joints.size();
   std::vector<double>& q_d = ik_q_[i];
-  const auto joint_body = [&](std::size_t j) -> const model::Body& {
+  const auto joint_body = [&](std::size_t j) -> const dynamics::Body& {
     return model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])])];
   };
   if (!ik_started_[i]) {
@@ -183,7 +183,7 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
   // Forward kinematics at q_d in the chain's base frame R: X_RK of each chain body K.
   spatial::Pose X_RK;
   for (std::size_t k = 0, j = 0; k < c.chain.size(); ++k) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
     X_RK = X_RK * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
     chain_poses_[k] = X_RK;
   }
@@ -210,14 +210,14 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
   const JointVector q_dot = damped_least_squares_step(J, Vec3(v_RPd_R + c.gain * error_R), c.damping);
 
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint = p_FPd_F;
   s.error = X_WBase.R * error_R;
   for (std::size_t j = 0; j < n; ++j) {
     ws.inputs[first + j] = q_d[j];
     ws.inputs[first + n + j] = q_dot[static_cast<Eigen::Index>(j)];
     s.output[static_cast<Eigen::Index>(j)] = q_d[j];
-    const model::Joint& joint = joint_body(j).joint;
+    const dynamics::Joint& joint = joint_body(j).joint;
     q_d[j] = std::clamp(q_d[j] + c.period * q_dot[static_cast<Eigen::Index>(j)], joint.lower, joint.upper);
   }
 }

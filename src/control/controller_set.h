@@ -6,7 +6,7 @@
 // at the same instant, a base_control the reference of its kinematic controller, and a pid the
 // q_d its IK, task_priority or line_of_sight computed), and writes what they hold until
 // their next sample into the Workspace: the command slots after the channels and the
-// ControllerSignals (model/controller.h). Derivative evaluations only read those; they never
+// ControllerSignals (dynamics/controller.h). Derivative evaluations only read those; they never
 // advance a controller, so the result does not depend on the integrator's stage times.
 //
 // What a sample reads, all at the accepted state x and time t:
@@ -45,13 +45,13 @@
 #include "control/pose_pd.h"
 #include "control/sample_clock.h"
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::control {
 
 class ControllerSet {
  public:
-  explicit ControllerSet(const model::Model& model);
+  explicit ControllerSet(const dynamics::Model& model);
 
   bool empty() const { return clocks_.empty(); }
   // The earliest next sample time of any controller (+∞ without controllers).
@@ -72,7 +72,7 @@ class ControllerSet {
   double rate_of(const inputs::CommandSource& source) const;
   const double* bias(dynamics::Workspace& ws);
 
-  const model::Model& model_;
+  const dynamics::Model& model_;
   std::vector<SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
   std::vector<Pid> pids_;            // one per controller (unused for other kinds)
   std::vector<PosePd> poses_;

@@ -17,7 +17,7 @@
 
 namespace uwsim::control {
 
-using model::ControllerKind;
+using dynamics::ControllerKind;
 using spatial::Pose;
 using spatial::Quat;
 using spatial::Vec3;
@@ -33,7 +33,7 @@ Quat quaternion_of(const spatial::Mat3& R) {
 }  // namespace
 
 void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const std::size_t n = c.joints.size();
   const auto body_of_joint = [&](std::size_t j) { return static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])]); };
   std::vector<double>& q_r = ik_q_[i];
@@ -71,7 +71,7 @@ void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamic
   const Vec3 base_velocity_B = X_WB.R.transpose() * c.base_gain.cwiseProduct(base_error_W);
   const ColumnVector zeta_r = task_priority_velocity(J, primary, base_velocity_B, c.weights, c.damping);
 
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << p_d, rpy_d;
   s.error << p_d - X_WE.p, attitude_error(quaternion_of(X_WE.R), q_d), base_error_W;
   s.output = zeta_r;
@@ -80,13 +80,13 @@ void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamic
     const double q_dot = zeta_r[6 + static_cast<Eigen::Index>(j)];
     ws.inputs[first + j] = q_r[j];
     ws.inputs[first + n + j] = q_dot;
-    const model::Joint& joint = model_.bodies[body_of_joint(j)].joint;
+    const dynamics::Joint& joint = model_.bodies[body_of_joint(j)].joint;
     q_r[j] = std::clamp(q_r[j] + c.period * q_dot, joint.lower, joint.upper);  // integrated, as in Sec. VI-C
   }
 }
 
 void ControllerSet::update_line_of_sight(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const dynamics::BodyState& head = ws.bodies[static_cast<std::size_t>(c.body)];
   const spatial::Mat3& R_WH = head.X_WB.R;
   const Vec6& V_H = head.motion.V_WB_B;  // [ω; v] in the front link's frame
@@ -107,21 +107,21 @@ void ControllerSet::update_line_of_sight(std::size_t i, dynamics::Workspace& ws)
   const std::size_t n = c.joints.size();
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (std::size_t j = 0; j < n; ++j) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[j])].joint;
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[j])].joint;
     ws.inputs[first + j] = std::clamp(control.joint_reference(), joint.lower, joint.upper);
     ws.inputs[first + n + j] = control.joint_reference_rate();
   }
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << control.guidance().heading, c.transport.speed, static_cast<double>(control.guidance().segment);
   s.error << control.guidance().cross_track, control.heading_error(), control.surge_error();
   s.output = control.acceleration();
 }
 
 void ControllerSet::update_base_control(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const auto source = static_cast<std::size_t>(c.source);
   const Vec6 V = spatial::to_fossen_order(ws.bodies[static_cast<std::size_t>(c.body)].motion.V_WB_B);
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   // Eq. 34 on the task_priority's reference; under a line_of_sight on a zero reference, with the
   // surge and yaw entries replaced by the line_of_sight's eq. 40–41.
   const bool transport = model_.controllers[source].kind == ControllerKind::line_of_sight;
@@ -147,14 +147,14 @@ void ControllerSet::update_base_control(std::size_t i, dynamics::Workspace& ws) 
 // (dynamics/hydrodynamics.h gives coriolis_b, damping_b and restoring_b). The thrust, the held
 // controller wrenches and the scenario's applied forces are in none of them: n is the model's.
 Vec6 ControllerSet::base_bias(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& base = model_.bodies[static_cast<std::size_t>(c.body)];
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& base = model_.bodies[static_cast<std::size_t>(c.body)];
   const Pose X_BW = ws.bodies[static_cast<std::size_t>(c.body)].X_WB.inverse();
   Vec6 n = Vec6::Zero();  // [angular; linear]
   if (!c.cancel_coriolis && !c.cancel_damping && !c.cancel_restoring) return n;
   if (c.cancel_coriolis) n = Eigen::Map<const Vec6>(bias(ws) + (base.v_offset - model_.nq));
   for (auto b = static_cast<std::size_t>(c.body); b < static_cast<std::size_t>(base.tree_end); ++b) {
-    const model::Body& body = model_.bodies[b];
+    const dynamics::Body& body = model_.bodies[b];
     const dynamics::BodyState& s = ws.bodies[b];
     const Pose X_Bb = X_BW * s.X_WB;
     if (c.cancel_coriolis) {

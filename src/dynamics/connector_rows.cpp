@@ -8,7 +8,7 @@ namespace uwsim::dynamics {
 using spatial::Mat3;
 using spatial::skew;
 
-void connector_rows(const model::Connector& connector, double frequency, const BodyState& A,
+void connector_rows(const dynamics::Connector& connector, double frequency, const BodyState& A,
                     const BodyState* B, ConnectorRows& out) {
   const Mat3& R_WA = A.X_WB.R;
   const Vec3 w_A = spatial::angular(A.motion.V_WB_B), v_A = spatial::linear(A.motion.V_WB_B);
@@ -31,7 +31,7 @@ void connector_rows(const model::Connector& connector, double frequency, const B
   out.p = p;
   out.r = r;
 
-  const bool rigid = connector.type == model::ConnectorType::rigid;
+  const bool rigid = connector.type == dynamics::ConnectorType::rigid;
   out.rows = connector.rows();
   const int t = rigid ? 3 : 0;  // first translation row
   out.G_A.setZero();

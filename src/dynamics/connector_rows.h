@@ -24,7 +24,7 @@
 #pragma once
 
 #include "dynamics/body_state.h"
-#include "model/connector.h"
+#include "dynamics/connector.h"
 
 namespace uwsim::dynamics {
 
@@ -48,7 +48,7 @@ struct ConnectorRows {
 };
 
 // `B` is null for the world. Needs the kinematics of both bodies in the workspace.
-void connector_rows(const model::Connector& connector, double frequency, const BodyState& A,
+void connector_rows(const dynamics::Connector& connector, double frequency, const BodyState& A,
                     const BodyState* B, ConnectorRows& out);
 
 // out = G_A·U (second = false) or G_B·U, using the blocks of (3): G_A is −1 and S(p), G_B a

@@ -9,12 +9,10 @@
 
 namespace uwsim::dynamics {
 
-using model::Body;
-using model::Model;
 
 namespace {
 
-bool lone_vehicle(const Body& body) { return body.joint.type == model::JointType::free && !body.has_children; }
+bool lone_vehicle(const Body& body) { return body.joint.type == dynamics::JointType::free && !body.has_children; }
 
 // Reverse Cuthill–McKee: a breadth-first order from a least-connected node, reversed, which
 // keeps coupled connectors close together and so the envelope of W narrow [George & Liu 1981].
@@ -52,7 +50,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   rows_.resize(n);
   wrench_Ao_A_.assign(n, Vec6::Zero());
   for (std::size_t c = 0; c < n; ++c) {
-    const model::Connector& con = model.connectors[c];
+    const dynamics::Connector& con = model.connectors[c];
     ends_.push_back({static_cast<int>(c), con.body_a, false});
     if (con.body_b >= 0) ends_.push_back({static_cast<int>(c), con.body_b, true});
   }
@@ -186,7 +184,7 @@ void ConnectorSolver::respond_to(const Model& model, Workspace& ws, bool record_
 void ConnectorSolver::correct_accelerations(const Model& model, Workspace& ws) {
   if (empty()) return;
   for (std::size_t c = 0; c < rows_.size(); ++c) {
-    const model::Connector& con = model.connectors[c];
+    const dynamics::Connector& con = model.connectors[c];
     const BodyState& A = ws.bodies[static_cast<std::size_t>(con.body_a)];
     const BodyState* B = con.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(con.body_b)] : nullptr;
     ConnectorRows& r = rows_[c];
@@ -221,7 +219,7 @@ void ConnectorSolver::project_velocities(const Model& model, Workspace& ws, doub
   auto add_velocity = [&](int b) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
     const BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
-    if (body.joint.type == model::JointType::free) Eigen::Map<Vec6>(x + body.v_offset) += s.dA;
+    if (body.joint.type == dynamics::JointType::free) Eigen::Map<Vec6>(x + body.v_offset) += s.dA;
     else if (body.joint.dof() == 1) x[body.v_offset] += s.dqdd;
   };
   for (int b : attached_bodies_)

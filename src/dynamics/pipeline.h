@@ -26,19 +26,19 @@ namespace uwsim::dynamics {
 // of the current smooth segment; see integrate/driver.h), which keeps f smooth within a
 // segment even when a trial step overshoots a switching time.
 // Input channels are sampled at `t`; those that jump choose their branch by schedule_time.
-void evaluate(const model::Model& model, double t, double schedule_time, const double* x,
+void evaluate(const dynamics::Model& model, double t, double schedule_time, const double* x,
               double* xdot, Workspace& ws);
 // The same with t = schedule_time.
-void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
+void evaluate(const dynamics::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws);
 
 // Stages 1–2 alone: what inverse dynamics and the mass matrix need (rnea.h, crba.h).
-void compute_kinematics_and_forces(const model::Model& model, double t, double schedule_time,
+void compute_kinematics_and_forces(const dynamics::Model& model, double t, double schedule_time,
                                    const double* x, Workspace& ws);
-void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
+void compute_kinematics_and_forces(const dynamics::Model& model, double schedule_time, const double* x,
                                    Workspace& ws);
 
 // Projects every free body's quaternion in x back to unit norm.
-void normalize_quaternions(const model::Model& model, double* x);
+void normalize_quaternions(const dynamics::Model& model, double* x);
 
 }  // namespace uwsim::dynamics

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 #include "scenario/spec.h"
 
 namespace uwsim::integrate {
@@ -63,7 +63,7 @@ struct RunResult {
 // Runs from model.x0 at t = 0 to settings.duration. `stop_requested` (may be null) is polled
 // after every step; when it turns true the run ends with Outcome::interrupted after handing
 // the sink the state at that step.
-RunResult run(const model::Model& model, const Settings& settings, SampleSink& sink,
+RunResult run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
               const std::atomic<bool>* stop_requested = nullptr);
 
 }  // namespace uwsim::integrate

@@ -3,12 +3,12 @@
 // (model.h). Called by build_model once bodies, joints and forces are in place.
 #pragma once
 
-#include "model/model.h"
+#include "dynamics/model.h"
 #include "scenario/spec.h"
 
 namespace uwsim::model {
 
-void build_actuation(const scenario::Scenario& scenario, Model& model);
+void build_actuation(const scenario::Scenario& scenario, dynamics::Model& model);
 
 // A command (a number or a channel by name) resolved against the model's channels; throws
 // std::invalid_argument for an unknown channel.

@@ -7,6 +7,19 @@
 
 namespace uwsim::model {
 
+using dynamics::AppliedForce;
+using dynamics::Body;
+using dynamics::Connector;
+using dynamics::Controller;
+using dynamics::ControllerKind;
+using dynamics::Environment;
+using dynamics::Joint;
+using dynamics::Model;
+using spatial::Mat3;
+using spatial::Mat6;
+using spatial::Vec3;
+using spatial::Vec6;
+
 namespace {
 
 using scenario::ControllerType;
@@ -97,7 +110,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.damping = spec.damping;
       for (int k = 0; k < 3; ++k) c.position[k] = command_source(model.inputs, spec.position[k]);
       // The chain from the tree's root (a free body, or the world) to the end effector.
-      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != JointType::free;
+      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != dynamics::JointType::free;
            b = model.bodies[static_cast<std::size_t>(b)].parent) {
         c.chain.insert(c.chain.begin(), b);
         c.base = model.bodies[static_cast<std::size_t>(b)].parent;

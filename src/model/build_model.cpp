@@ -15,6 +15,19 @@
 
 namespace uwsim::model {
 
+using dynamics::AppliedForce;
+using dynamics::Body;
+using dynamics::Connector;
+using dynamics::Controller;
+using dynamics::ControllerKind;
+using dynamics::Environment;
+using dynamics::Joint;
+using dynamics::Model;
+using spatial::Mat3;
+using spatial::Mat6;
+using spatial::Vec3;
+using spatial::Vec6;
+
 using spatial::Pose;
 
 namespace {
@@ -65,14 +78,14 @@ void place_joint(const scenario::JointPlacementSpec& p, Joint& joint) {
 Joint build_joint(const scenario::JointSpec& spec) {
   Joint joint;
   joint.name = spec.name;
-  joint.type = spec.type == scenario::JointType::revolute    ? JointType::revolute
-               : spec.type == scenario::JointType::prismatic ? JointType::prismatic
-                                                              : JointType::fixed;
+  joint.type = spec.type == scenario::JointType::revolute    ? dynamics::JointType::revolute
+               : spec.type == scenario::JointType::prismatic ? dynamics::JointType::prismatic
+                                                              : dynamics::JointType::fixed;
   place_joint(spec.placement, joint);
   // The joint's unit twist in J, carried rigidly to C: constant in C for these joints.
-  const Vec6 S_J = joint.type == JointType::revolute ? spatial::make_spatial(joint.axis_J, Vec3::Zero())
+  const Vec6 S_J = joint.type == dynamics::JointType::revolute ? spatial::make_spatial(joint.axis_J, Vec3::Zero())
                                                      : spatial::make_spatial(Vec3::Zero(), joint.axis_J);
-  joint.S_C = joint.type == JointType::fixed ? Vec6::Zero() : spatial::motion_to_child(joint.X_JC, S_J);
+  joint.S_C = joint.type == dynamics::JointType::fixed ? Vec6::Zero() : spatial::motion_to_child(joint.X_JC, S_J);
   for (int k = 0; k < 6; ++k) {
     if (joint.S_C[k] == 1.0 && (joint.S_C - Vec6::Unit(k)).isZero(0.0)) joint.S_index = k;
   }
@@ -118,7 +131,7 @@ std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
 Connector build_connector(const scenario::ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
   Connector c;
   c.name = spec.name;
-  c.type = spec.type == scenario::ConnectorType::ball ? ConnectorType::ball : ConnectorType::rigid;
+  c.type = spec.type == scenario::ConnectorType::ball ? dynamics::ConnectorType::ball : dynamics::ConnectorType::rigid;
   c.body_a = model.body_index(spec.first);
   c.body_b = spec.second == "world" ? -1 : model.body_index(spec.second);
   if (c.body_a < 0 || (c.body_b < 0 && spec.second != "world"))
@@ -134,58 +147,6 @@ Connector build_connector(const scenario::ConnectorSpec& spec, const Model& mode
 }
 
 }  // namespace
-
-void Joint::expand_pose() {
-  const Mat3 K = spatial::skew(axis_J), K2 = K * K;
-  const Mat3& R_PJ = X_PJ.R;
-  C0 = R_PJ * X_JC.R;
-  d0 = R_PJ * X_JC.p;
-  C1.setZero(), C2.setZero(), d1.setZero(), d2.setZero(), slide.setZero();
-  if (type == JointType::revolute) {
-    C1 = R_PJ * K * X_JC.R, C2 = R_PJ * K2 * X_JC.R;
-    d1 = R_PJ * K * X_JC.p, d2 = R_PJ * K2 * X_JC.p;
-  } else if (type == JointType::prismatic) {
-    slide = R_PJ * axis_J;
-  }
-}
-
-spatial::Pose Joint::pose_in_parent(double q) const {
-  if (type == JointType::revolute) {
-    const double s = std::sin(q), versine = 1.0 - std::cos(q);
-    return {C0 + s * C1 + versine * C2, X_PJ.p + d0 + s * d1 + versine * d2};
-  }
-  const double shift = type == JointType::prismatic ? q : 0.0;
-  return {C0, X_PJ.p + d0 + shift * slide};
-}
-
-std::vector<double> Model::discontinuities() const {
-  std::vector<double> times;
-  for (const AppliedForce& f : forces) {
-    if (f.start > 0.0) times.push_back(f.start);
-    if (std::isfinite(f.stop)) times.push_back(f.stop);
-  }
-  const std::vector<double> input_times = inputs.discontinuities();
-  times.insert(times.end(), input_times.begin(), input_times.end());
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  return times;
-}
-
-int Model::body_index(const std::string& name) const {
-  for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (bodies[i].name == name) return static_cast<int>(i);
-  return -1;
-}
-
-std::vector<std::string> Model::joints_with_stiff_damping(double step) const {
-  std::vector<std::string> names;
-  for (const Body& body : bodies) {
-    if (body.joint.dof() != 1 || body.joint.damping == 0.0) continue;
-    const double own_inertia = body.joint.S_C.dot(body.M_B * body.joint.S_C);
-    if (body.joint.damping * step > 2.0 * own_inertia) names.push_back(body.joint.name);
-  }
-  return names;
-}
 
 Model build_model(const scenario::Scenario& scenario) {
   Model model;
@@ -209,7 +170,7 @@ Model build_model(const scenario::Scenario& scenario) {
       body.joint = build_joint(*it->second);
       body.parent = it->second->parent == "world" ? -1 : model.body_index(it->second->parent);
     }
-    const int nq = body.joint.type == JointType::free ? 7 : body.joint.dof();
+    const int nq = body.joint.type == dynamics::JointType::free ? 7 : body.joint.dof();
     if (nq > 0) body.q_offset = model.nq;
     model.nq += nq;
     model.bodies.push_back(std::move(body));
@@ -230,7 +191,7 @@ Model build_model(const scenario::Scenario& scenario) {
   model.x0.assign(static_cast<std::size_t>(model.state_size()), 0.0);
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
-    if (body.joint.type == JointType::free) {
+    if (body.joint.type == dynamics::JointType::free) {
       const scenario::BodyInitialSpec& initial = specs[b]->initial;
       double* q = model.x0.data() + body.q_offset;
       const Eigen::Quaterniond q_WB = initial.q_WB.normalized();

@@ -1,4 +1,4 @@
-// The `connectors` section: rigid and ball connectors between bodies (model/connector.h).
+// The `connectors` section: rigid and ball connectors between bodies (dynamics/connector.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -81,7 +81,7 @@ void check_relative_poses(Reader& r, const Scenario& scenario, const std::vector
   constexpr double kTolerance = 1e-6;  // m and rad
   Scenario without_connectors = scenario;
   without_connectors.connectors.clear();
-  const model::Model model = model::build_model(without_connectors);
+  const dynamics::Model model = model::build_model(without_connectors);
   const std::vector<spatial::Pose> X_WB = dynamics::world_poses(model, model.x0);
   for (std::size_t i = 0; i < connectors.size(); ++i) {
     const ConnectorSpec& c = connectors[i];

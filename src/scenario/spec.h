@@ -148,7 +148,7 @@ struct ForceSpec {
 
 enum class ConnectorType { rigid, ball };
 
-// A constraint between two bodies, or a body and the world (model/connector.h): `rigid` locks
+// A constraint between two bodies, or a body and the world (dynamics/connector.h): `rigid` locks
 // all six relative degrees of freedom, `ball` holds the connection point together.
 struct ConnectorSpec {
   std::string name;

@@ -138,7 +138,7 @@ TEST_CASE("thruster: advance speed is the water speed through the disc, relative
   t.thruster.advance_coefficient = -1e-2;
   t.thruster.reaction_torque = 0.02;
   s.thrusters.push_back(t);
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   std::vector<double> x = m.x0;
   const Eigen::Quaterniond q_WB = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
   x[3] = q_WB.w(), x[4] = q_WB.x(), x[5] = q_WB.y(), x[6] = q_WB.z();
@@ -161,7 +161,7 @@ TEST_CASE("thruster: advance speed is the water speed through the disc, relative
   CHECK(ws.thrusters[0].thrust < 2e-4 * omega * omega);
 
   // Eq. 9 and the reaction torque: the thruster adds [p × f + k·f; f] to the body's wrench.
-  model::Model bare = m;
+  dynamics::Model bare = m;
   bare.thrusters.clear();
   dynamics::Workspace ws_bare(bare);
   dynamics::evaluate(bare, 0.0, x.data(), xdot.data(), ws_bare);
@@ -279,7 +279,7 @@ TEST_CASE("joints: an effort actuator adds its command to the effort, saturated 
   ramp.kind = inputs::ChannelKind::ramp;
   ramp.start = 0.0, ramp.stop = 1.0, ramp.from = -1.0, ramp.to = 3.0;
   s.inputs.push_back({ramp, {}});
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   dynamics::Workspace ws(m);
   std::vector<double> xdot(m.x0.size());
   const double D = 0.16;  // the link's inertia about z (CG on the axis)
@@ -311,7 +311,7 @@ TEST_CASE("csv: replay reproduces the file's samples, interpolated and held") {
   const std::vector<double> pwm = {1500, 1520, 1610.5, 1700, 1680, 1540, 1400, 1333.25, 1500};
   CHECK(s.inputs[0].channel.table.x == times);
   CHECK(s.inputs[0].channel.table.y == pwm);
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   CHECK(m.discontinuities() == std::vector<double>(times.begin() + 1, times.end()));
   InputSink sink;
   integrate::run(m, integrate::settings_from(s.simulation), sink);

@@ -164,7 +164,7 @@ double growth_exponent(const std::vector<double>& x, const std::vector<double>& 
 }
 
 bench::Timing report(const scenario::Scenario& scenario, const char* label) {
-  const model::Model model = model::build_model(scenario);
+  const dynamics::Model model = model::build_model(scenario);
   integrate::Settings settings;
   settings.duration = 30.0;  // long enough that closing the file is a small part of it
   settings.step = 1e-3;

@@ -53,7 +53,7 @@ scenario::Scenario rov_with_thrusts(const Eigen::VectorXd& thrusts) {
 
 // The wrench the dynamics applies, recovered from the acceleration it produces: M ν̇ at rest.
 Vec6 delivered_wrench(const scenario::Scenario& s) {
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
   std::vector<double> xdot(model.x0.size());
   dynamics::evaluate(model, 0.0, model.x0.data(), xdot.data(), ws);
@@ -64,7 +64,7 @@ Vec6 delivered_wrench(const scenario::Scenario& s) {
 }  // namespace
 
 TEST_CASE("thrust allocation with reaction torques: the allocated thrusts, applied by the dynamics, deliver the commanded wrench") {
-  const model::Model model = model::build_model(rov_with_thrusts(Eigen::VectorXd::Zero(6)));
+  const dynamics::Model model = model::build_model(rov_with_thrusts(Eigen::VectorXd::Zero(6)));
   REQUIRE(model.thrusters.size() == 6);
   control::ConfigurationMatrix T(6, 6), T_without(6, 6);
   for (int j = 0; j < 6; ++j) {

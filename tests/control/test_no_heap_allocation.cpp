@@ -86,7 +86,7 @@ TEST_CASE("control and actuation: no heap allocation per call") {
 TEST_CASE("controllers in the simulator: samples and evaluations do not allocate") {
   // Pose PD, eight-thruster allocation and four joint PIDs with feed-forward.
   const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_hold_pose_arm.yaml");
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
   control::ControllerSet controllers(model);
   std::vector<double> x = model.x0, xdot(x.size());
@@ -109,7 +109,7 @@ TEST_CASE("paper 002's controllers in the simulator: task priority, line of sigh
     CAPTURE(file);
     const scenario::Scenario s =
         scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/sverdrup-thygeson2018/" + file);
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     dynamics::Workspace ws(model);
     control::ControllerSet controllers(model);
     std::vector<double> x = model.x0, xdot(x.size());

@@ -34,7 +34,7 @@ scenario::Scenario random_forest(test::RandomBodies& rnd) {
   return s;
 }
 
-std::vector<double> random_state(const model::Model& model, test::RandomBodies& rnd) {
+std::vector<double> random_state(const dynamics::Model& model, test::RandomBodies& rnd) {
   std::vector<double> x(static_cast<std::size_t>(model.state_size()));
   for (double& value : x) value = rnd.uniform(-1.0, 1.0);
   dynamics::normalize_quaternions(model, x.data());
@@ -44,11 +44,11 @@ std::vector<double> random_state(const model::Model& model, test::RandomBodies& 
 // The joint forces ABA should use, from the model and the state alone (not from ABA's
 // workspace): the random joints carry a constant effort and viscous damping and nothing else
 // (no friction, limits, saturation or actuator), so τ = effort − b·q̇ (joint_forces.h).
-Eigen::VectorXd joint_forces_from_state(const model::Model& model, const std::vector<double>& x) {
+Eigen::VectorXd joint_forces_from_state(const dynamics::Model& model, const std::vector<double>& x) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
-  for (const model::Body& body : model.bodies) {
+  for (const dynamics::Body& body : model.bodies) {
     if (body.joint.dof() != 1) continue;
-    const model::Joint& j = body.joint;
+    const dynamics::Joint& j = body.joint;
     REQUIRE(j.friction == 0.0);
     REQUIRE(std::isinf(j.lower));
     REQUIRE(std::isinf(j.upper));
@@ -62,7 +62,7 @@ Eigen::VectorXd joint_forces_from_state(const model::Model& model, const std::ve
 // The joint forces ABA used, read from its workspace: only for the motors' test below, whose
 // question is the armature and lever bias in the inertia, not the forces (their closed forms are
 // in test_joint_force_closed_forms.cpp).
-Eigen::VectorXd joint_forces_used(const model::Model& model, const dynamics::Workspace& ws) {
+Eigen::VectorXd joint_forces_used(const dynamics::Model& model, const dynamics::Workspace& ws) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
   for (std::size_t b = 0; b < model.bodies.size(); ++b)
     if (model.bodies[b].joint.dof() == 1) tau[model.bodies[b].v_offset - model.nq] = ws.bodies[b].tau_total;
@@ -76,7 +76,7 @@ struct BothFormulations {
   Eigen::MatrixXd H;
 };
 enum class JointForces { from_state, from_aba_workspace };
-BothFormulations evaluate_both_ways(const model::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba,
+BothFormulations evaluate_both_ways(const dynamics::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba,
                                     JointForces forces = JointForces::from_state) {
   std::vector<double> xdot(x.size());
   dynamics::Workspace ws(model);
@@ -95,7 +95,7 @@ BothFormulations evaluate_both_ways(const model::Model& model, const std::vector
 TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on random trees, fluid terms included") {
   test::RandomBodies rnd(7);
   for (int trial = 0; trial < 10; ++trial) {
-    const model::Model model = model::build_model(random_forest(rnd));
+    const dynamics::Model model = model::build_model(random_forest(rnd));
     const std::vector<double> x = random_state(model, rnd);
     dynamics::Workspace ws2(model);
     const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
@@ -124,7 +124,7 @@ TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½�
     s.joints = {rnd.joint("j1", JT::revolute, "world", "l1", 0), rnd.joint("j2", JT::prismatic, "l1", "l2", 1),
                 rnd.joint("j3", JT::revolute, "l2", "l3", 2),    rnd.joint("j4", JT::revolute, "l3", "l4", 0),
                 rnd.joint("j5", JT::revolute, "l2", "l5", 1)};
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
 
     const auto H_at = [&](const std::vector<double>& state) {
@@ -134,7 +134,7 @@ TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½�
     };
     Eigen::VectorXd qd(model.nv);
     std::vector<std::size_t> q_index(static_cast<std::size_t>(model.nv));
-    for (const model::Body& body : model.bodies) {
+    for (const dynamics::Body& body : model.bodies) {
       const Eigen::Index i = body.v_offset - model.nq;
       qd[i] = x[static_cast<std::size_t>(body.v_offset)];
       q_index[static_cast<std::size_t>(i)] = static_cast<std::size_t>(body.q_offset);
@@ -302,7 +302,7 @@ TEST_CASE("fixed joint: two welded bodies move exactly like one body with their 
   scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
 
   // The combined body, expressed in a's frame: spatial inertias add after moving b's into a.
-  const model::Model parts = model::build_model([&] { auto s = test::scenario_with({a, b}, 1.0); s.joints = {weld}; return s; }());
+  const dynamics::Model parts = model::build_model([&] { auto s = test::scenario_with({a, b}, 1.0); s.joints = {weld}; return s; }());
   const spatial::Pose X_ab = parts.bodies[1].joint.pose_in_parent(0.0);
   const spatial::Mat6 M_RB = parts.bodies[0].M_RB_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_RB_B);
   const spatial::Mat6 M_A = parts.bodies[0].M_A_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_A_B);
@@ -484,7 +484,7 @@ TEST_CASE("current: a vehicle with an arm in a uniform current moves as in still
   double worst_position = 0.0, worst_joint = 0.0;
   for (std::size_t k = 0; k < a.t.size(); ++k) {
     worst_position = std::max(worst_position, (b.position(k) - a.position(k) - current_W * a.t[k]).norm());
-    for (const model::Body& body : a.model.bodies)
+    for (const dynamics::Body& body : a.model.bodies)
       if (body.joint.dof() == 1)
         worst_joint = std::max(worst_joint, std::abs(b.x[k][static_cast<std::size_t>(body.q_offset)] -
                                                      a.x[k][static_cast<std::size_t>(body.q_offset)]));
@@ -507,17 +507,17 @@ TEST_CASE("aba with motors: armature and lever bias agree with CRBA and RNEA (ge
     s.joints[3].actuator.linear.motor = {0.02, 5.0, 4e-6, 1e-5, 1e-3};
     s.joints[3].actuator.linear.lever = {0.05, 0.12, M_PI / 2.0, 0.002};
     s.joints[3].actuator.linear.nut_mass = 0.3;
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
     dynamics::Workspace ws2(model);
     const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2, JointForces::from_aba_workspace);
     CHECK((vdot_aba - H.ldlt().solve(tau - h)).norm() < 1e-10 * (1.0 + vdot_aba.norm()));
     CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
     // The armature is in H: the same model without the rotors' inertia has a smaller diagonal.
-    const model::Body& b1 = model.bodies[static_cast<std::size_t>(model.body_index("l1"))];
+    const dynamics::Body& b1 = model.bodies[static_cast<std::size_t>(model.body_index("l1"))];
     scenario::Scenario bare = s;
     bare.joints[0].actuator.motor.rotor_inertia = 0.0;
-    const model::Model bare_model = model::build_model(bare);
+    const dynamics::Model bare_model = model::build_model(bare);
     dynamics::Workspace ws3(bare_model);
     dynamics::compute_kinematics_and_forces(bare_model, 0.0, x.data(), ws3);
     const Eigen::Index i = b1.v_offset - model.nq;

@@ -19,7 +19,7 @@ using spatial::Vec6;
 
 namespace {
 
-std::vector<Pose> poses_at(const model::Model& model, const std::vector<double>& x) {
+std::vector<Pose> poses_at(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   std::vector<Pose> poses;
@@ -77,7 +77,7 @@ std::pair<double, double> worst_violation(const test::Trajectory& tr) {
 
 // The body `name` of `bolted`, made free: its start pose and velocity are those the welded
 // model's kinematics give it at t = 0.
-void start_where_welded(const model::Model& welded, const std::string& name, scenario::Scenario& bolted) {
+void start_where_welded(const dynamics::Model& welded, const std::string& name, scenario::Scenario& bolted) {
   dynamics::Workspace ws(welded);
   dynamics::compute_kinematics(welded, welded.x0.data(), ws);
   const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(welded.body_index(name))];
@@ -205,8 +205,8 @@ TEST_CASE("envelope LDLT: a whole block depending on others, in a full envelope,
 
 TEST_CASE("connector rows: the structured product G·U equals the dense one, for both bodies, rigid and ball") {
   test::RandomBodies rnd(7);
-  for (const auto type : {model::ConnectorType::rigid, model::ConnectorType::ball}) {
-    model::Connector c;
+  for (const auto type : {dynamics::ConnectorType::rigid, dynamics::ConnectorType::ball}) {
+    dynamics::Connector c;
     c.type = type;
     c.p_AK_A = rnd.vec3(0.5);
     c.X_BK = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(0.5)};
@@ -243,8 +243,8 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
   s.simulation.abs_tol = s.simulation.rel_tol = 1e-13;
   const test::Trajectory tr = test::simulate(s);
   REQUIRE(tr.result.outcome == integrate::Outcome::completed);
-  for (const auto type : {model::ConnectorType::rigid, model::ConnectorType::ball}) {
-    model::Connector c;
+  for (const auto type : {dynamics::ConnectorType::rigid, dynamics::ConnectorType::ball}) {
+    dynamics::Connector c;
     c.type = type;
     c.p_AK_A = Vec3(0.2, -0.1, 0.3);
     c.X_BK = Pose{spatial::rotation_rpy(Vec3(0.2, 0.1, -0.4)), Vec3(-0.1, 0.25, 0.05)};
@@ -257,7 +257,7 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
       return std::make_pair(r, Vec6(r.G_A * ws.bodies[0].A_WB_B + r.G_B * ws.bodies[1].A_WB_B));
     };
     const double dt = tr.t[1] - tr.t[0];
-    const int t = type == model::ConnectorType::rigid ? 3 : 0;  // first translation row
+    const int t = type == dynamics::ConnectorType::rigid ? 3 : 0;  // first translation row
     double worst_v = 0.0, worst_a = 0.0, scale_a = 0.0;
     for (std::size_t k = 100; k + 1 < tr.t.size(); k += 100) {
       const auto [r0, ga0] = rows_at(k, 0.0);
@@ -473,7 +473,7 @@ TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoy
   const Vec3 point(0.2, 0.1, -0.3);
   scenario::Scenario s = test::scenario_with({body}, 2.0);
   s.connectors = {connector("hook", "crate", "world", point)};
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
   std::vector<double> xdot(model.x0.size());
   dynamics::evaluate(model, 0.0, model.x0.data(), xdot.data(), ws);

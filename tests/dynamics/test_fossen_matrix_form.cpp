@@ -76,7 +76,7 @@ void check_against_fossen(const Vec3& current_W, const Vec3& r_d) {
   push.force = Vec3(3.0, -1.0, 2.0);
   push.moment = Vec3(0.2, 0.1, -0.3);
   s.forces.push_back(push);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
 
   const double m = body.mass, g = s.environment.gravity;

@@ -115,7 +115,7 @@ TEST_CASE("free body: ½νᵀ(M_RB + M_A)ν is conserved in an ideal fluid with 
 TEST_CASE("hydrodynamics: the Munk moment is (X_u̇ − Y_v̇)·u·v magnitudes, turning a slender body broadside") {
   scenario::BodySpec body = test::plain_body();
   body.added_mass_B.diagonal() << 1.0, 20.0, 20.0, 0.01, 0.3, 0.3;  // slender along x
-  const model::Model model = model::build_model(test::scenario_with({body}, 1.0));
+  const dynamics::Model model = model::build_model(test::scenario_with({body}, 1.0));
   const double u = 1.0, v = 0.2;
   const Vec6 V = spatial::from_fossen_order((Vec6() << u, v, 0, 0, 0, 0).finished());
   const auto motion = dynamics::body_motion(Eigen::Matrix3d::Identity(), V, Eigen::Vector3d::Zero());
@@ -244,7 +244,7 @@ TEST_CASE("restoring: weight and buoyancy are W·R_WBᵀe_z at the CG and −B·
   body.p_BoBcm_B = Eigen::Vector3d(0.1, 0.0, 0.02);
   body.p_BoBcb_B = Eigen::Vector3d(0.0, 0.05, -0.01);
   const scenario::Scenario s = test::scenario_with({body}, 1.0);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   const Eigen::Matrix3d R_WB = Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
   const Vec6 F = spatial::to_fossen_order(dynamics::restoring(model.bodies[0], R_WB));
   const double W = body.mass * s.environment.gravity;

@@ -25,7 +25,7 @@ Vec3 euler_at(const test::Run& run, std::size_t k, std::size_t body = 0) {
   return spatial::euler_zyx_from_rotation(run.rec.X_WB[k][body].R);
 }
 Vec6 nu_at(const test::Run& run, std::size_t k, std::size_t body = 0) {
-  const model::Body& b = run.model.bodies[body];
+  const dynamics::Body& b = run.model.bodies[body];
   return spatial::to_fossen_order(Eigen::Map<const Vec6>(run.rec.x[k].data() + b.v_offset));
 }
 std::size_t sample_at(const test::Run& run, double t) {

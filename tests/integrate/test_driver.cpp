@@ -115,7 +115,7 @@ TEST_CASE("driver: an exploding state stops the run and names the body, the comp
 TEST_CASE("driver: a stop request ends the run after the current step, sampling where it stopped") {
   const QuadraticDecay problem;
   const scenario::Scenario s = problem.scenario(100.0, 1e-3, 50.0);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   test::Trajectory tr;
   tr.model = model;
   test::CollectingSink sink(tr);

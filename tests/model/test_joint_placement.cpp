@@ -31,7 +31,7 @@ Isometry3d model_pose(const scenario::JointSpec& joint, double q) {
   j.parent = kParent;
   j.child = kChild;
   s.joints = {j};
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   const spatial::Pose X = model.bodies[1].joint.pose_in_parent(q);
   Isometry3d T = Isometry3d::Identity();
   T.linear() = X.R;
@@ -102,8 +102,8 @@ TEST_CASE("joint placement: the motion subspace S is the joint's twist seen from
   scenario::Scenario s = test::scenario_with({test::plain_body(kParent), test::plain_body(kChild)}, 1.0);
   j.name = kJoint, j.parent = kParent, j.child = kChild;
   s.joints = {j};
-  const model::Model model = model::build_model(s);
-  const model::Joint& joint = model.bodies[1].joint;
+  const dynamics::Model model = model::build_model(s);
+  const dynamics::Joint& joint = model.bodies[1].joint;
   const double q = 0.4, h = 1e-6;
   const spatial::Pose X0 = joint.pose_in_parent(q), X1 = joint.pose_in_parent(q + h);
   const Eigen::Matrix3d dR = X0.R.transpose() * (X1.R - X0.R) / h;  // S(ω_C)

@@ -37,7 +37,7 @@ struct Trajectory {
   std::vector<double> t;
   std::vector<std::vector<double>> x, xdot;
   integrate::RunResult result;
-  model::Model model;
+  dynamics::Model model;
 
   // Sample k of body b: position, quaternion, Fossen-ordered ν and ν̇.
   Eigen::Vector3d position(std::size_t k, std::size_t b = 0) const {

@@ -70,7 +70,7 @@ class RandomBodies {
 };
 
 // Total spatial momentum of all bodies about the world origin, in world axes: Σ ᵂXᵀ_B (M_B V_B).
-inline spatial::Vec6 total_momentum(const model::Model& model, const std::vector<double>& x) {
+inline spatial::Vec6 total_momentum(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   spatial::Vec6 h = spatial::Vec6::Zero();
@@ -80,7 +80,7 @@ inline spatial::Vec6 total_momentum(const model::Model& model, const std::vector
 }
 
 // Kinetic energy of bodies and entrained water: ½ Σ Vᵀ (M_RB + M_A) V.
-inline double kinetic_energy(const model::Model& model, const std::vector<double>& x) {
+inline double kinetic_energy(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   double T = 0.0;

@@ -22,7 +22,7 @@
 #include "control/pose_setpoint.h"
 #include "inputs/input_set.h"
 
-namespace uwsim::model {
+namespace uwsim::dynamics {
 
 enum class ControllerKind { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
                             base_control };
@@ -133,4 +133,4 @@ struct ControllerSignals {
   control::ColumnVector setpoint, error, output;
 };
 
-}  // namespace uwsim::model
+}  // namespace uwsim::dynamics

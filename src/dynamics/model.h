@@ -21,14 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "model/connector.h"
-#include "model/controller.h"
+#include "dynamics/connector.h"
+#include "dynamics/controller.h"
 #include "actuation/joint_actuator.h"
 #include "actuation/thruster.h"
 #include "inputs/input_set.h"
 #include "spatial/transform.h"
 
-namespace uwsim::model {
+namespace uwsim::dynamics {
 
 using spatial::Mat3;
 using spatial::Mat6;
@@ -147,4 +147,4 @@ struct Model {
   std::vector<double> discontinuities() const;
 };
 
-}  // namespace uwsim::model
+}  // namespace uwsim::dynamics
