@@ -1,6 +1,6 @@
 #include "analysis/evaluator.h"
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 
 namespace uwsim::analysis {
@@ -14,7 +14,7 @@ HeldControls held_controls_of(const dynamics::Model& model, const dynamics::Work
 
 HeldControls sample_controllers(const dynamics::Model& model, double t, const double* x) {
   dynamics::Workspace ws(model);
-  control::ControllerSet controllers(model);
+  dynamics::ControllerSet controllers(model);
   controllers.update(t, x, ws);  // a fresh set is due at once: its first sample
   return held_controls_of(model, ws);
 }

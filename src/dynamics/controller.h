@@ -1,6 +1,6 @@
 // The controllers of a run (`controllers:` in a scenario), as parameters with every reference
 // resolved to an index. Their discrete states (clocks, integrators) live in the driver's
-// control::ControllerSet; what they hold between samples lives in the Workspace
+// dynamics::ControllerSet; what they hold between samples lives in the Workspace
 // (dynamics/workspace.h), where the derivative evaluations read it.
 //
 // Held outputs reach the dynamics in two ways:

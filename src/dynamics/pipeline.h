@@ -2,7 +2,7 @@
 //   1. kinematics      poses and velocities of every body, velocities relative to the water
 //   1b. inputs         every command channel at the evaluation time (actuation_stage.h);
 //                      controllers are not evaluated here: their outputs are held between
-//                      samples (control/controller_set.h) and read like channels
+//                      samples (dynamics/controller_set.h) and read like channels
 //   2. body forces     rigid-body and added-mass Coriolis, damping, weight and buoyancy,
 //                      applied wrenches, thrusters, the held wrench of pose controllers —
 //                      everything on a body that is not M·a

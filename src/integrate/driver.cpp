@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 #include "integrate/state_check.h"
 
@@ -211,7 +211,7 @@ class Run {
   SampleSink& sink_;
   const std::atomic<bool>* stop_;
   dynamics::Workspace workspace_;
-  control::ControllerSet controllers_;
+  dynamics::ControllerSet controllers_;
   SurfaceWatch surface_;
   RightHandSide rhs_;
   StateVector x_, x_sample_, xdot_sample_;

@@ -9,7 +9,7 @@
 // - The right-hand side is integrated in smooth segments between force switching times and
 //   channel jumps (Model::discontinuities) and controller sample times; the stepper restarts
 //   at each. At a segment end the controllers due there take their sample from the accepted
-//   state (control/controller_set.h), before the output sample at that time is written.
+//   state (dynamics/controller_set.h), before the output sample at that time is written.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
 //   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
 // - dopri5 stops with Outcome::diverged if its step shrinks below 1e-12·max(1, t).

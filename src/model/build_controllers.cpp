@@ -146,7 +146,7 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
              return s.type == ControllerType::pid && s.setpoint_controller == spec.name;
            });
   };
-  // The update order at a common sample (control/controller_set.h): wrench sources before the
+  // The update order at a common sample (dynamics/controller_set.h): wrench sources before the
   // allocations that take them, kinematic controllers before what follows them, pids last.
   for (ControllerType type : {ControllerType::pose_pd, ControllerType::line_of_sight, ControllerType::task_priority,
                               ControllerType::base_control, ControllerType::thrust_allocation,

@@ -15,7 +15,7 @@
 #include <random>
 #include <string>
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "control/task_priority.h"
 #include "control/thrust_allocation.h"
 #include "control/thruster_configuration.h"
@@ -334,7 +334,7 @@ TEST_CASE("USM n of eq. 35: each cancelled term against a closed form for a stra
     text.replace(text.find("CANCEL"), 6, cancel);
     const dynamics::Model m = usm_model(text, "bodies.link0.initial.velocity: " + velocity + thrust);
     dynamics::Workspace ws(m);
-    control::ControllerSet set(m);
+    dynamics::ControllerSet set(m);
     set.update(0.0, m.x0.data(), ws);
     return Vec6(ws.controllers[1].output.head<6>());
   };

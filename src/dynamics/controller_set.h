@@ -47,7 +47,7 @@
 #include "dynamics/workspace.h"
 #include "dynamics/model.h"
 
-namespace uwsim::control {
+namespace uwsim::dynamics {
 
 class ControllerSet {
  public:
@@ -73,9 +73,9 @@ class ControllerSet {
   const double* bias(dynamics::Workspace& ws);
 
   const dynamics::Model& model_;
-  std::vector<SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
-  std::vector<Pid> pids_;            // one per controller (unused for other kinds)
-  std::vector<PosePd> poses_;
+  std::vector<control::SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
+  std::vector<control::Pid> pids_;            // one per controller (unused for other kinds)
+  std::vector<control::PosePd> poses_;
   std::vector<double> plus_, minus_; // channels at t ± δ
   std::vector<spatial::Vec6> rnea_f_;
   std::vector<double> bias_;         // h(q, v), nv entries
@@ -83,10 +83,10 @@ class ControllerSet {
   std::vector<bool> ik_started_;
   std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain (task_priority: measured)
   std::vector<spatial::Vec6> chain_axes_;   // S of each joint of a task_priority chain
-  std::vector<TransportControl> transports_;       // per line_of_sight (unused for other kinds)
-  std::vector<BaseVelocityControl> base_controls_; // per base_control
+  std::vector<control::TransportControl> transports_;       // per line_of_sight (unused for other kinds)
+  std::vector<control::BaseVelocityControl> base_controls_; // per base_control
   std::vector<spatial::Vec3> base_home_;           // per task_priority: p_bd, NED
   bool bias_valid_ = false;
 };
 
-}  // namespace uwsim::control
+}  // namespace uwsim::dynamics
