@@ -13,8 +13,8 @@
 
 namespace uwsim::analysis {
 
-using scenario::VariableKind;
-using scenario::VariableRef;
+using analysis::VariableKind;
+using analysis::VariableRef;
 
 namespace {
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "dynamics/model.h"
-#include "scenario/trim_spec.h"
+#include "analysis/trim_spec.h"
 
 namespace uwsim::analysis {
 
@@ -44,8 +44,8 @@ class TrimError : public std::runtime_error {
 };
 
 struct TrimProblem {
-  std::vector<scenario::VariableRef> unknowns;
-  std::vector<scenario::VariableRef> steady;  // empty: default_steady (variables.h)
+  std::vector<analysis::VariableRef> unknowns;
+  std::vector<analysis::VariableRef> steady;  // empty: default_steady (variables.h)
   double time = 0.0;
   double tolerance = 1e-9;
   int max_iterations = 200;

@@ -8,8 +8,8 @@
 
 namespace uwsim::analysis {
 
-using scenario::VariableKind;
-using scenario::VariableRef;
+using analysis::VariableKind;
+using analysis::VariableRef;
 
 namespace {
 
@@ -57,7 +57,7 @@ std::optional<Variable> resolve(const dynamics::Model& model, const VariableRef&
         return std::nullopt;
       }
       const dynamics::Body& body = model.bodies[static_cast<std::size_t>(b)];
-      const int k = component_index(scenario::body_components(), ref.component);
+      const int k = component_index(analysis::body_components(), ref.component);
       if (k < 3) {  // north east down
         v.index = v.rate_index = body.q_offset + k;
         v.unit = "m";

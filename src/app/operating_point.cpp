@@ -22,11 +22,11 @@ std::optional<scenario::Scenario> load_or_report(const std::string& path, const 
 
 namespace {
 
-std::vector<scenario::VariableRef> parse_all(const std::vector<std::string>& names, const char* option) {
-  std::vector<scenario::VariableRef> out;
+std::vector<analysis::VariableRef> parse_all(const std::vector<std::string>& names, const char* option) {
+  std::vector<analysis::VariableRef> out;
   for (const std::string& name : names) {
     std::string why;
-    auto v = scenario::parse_variable(name, why);
+    auto v = analysis::parse_variable(name, why);
     if (!v) throw analysis::TrimError(std::string(option) + " " + name + ": " + why);
     out.push_back(*v);
   }
@@ -60,7 +60,7 @@ analysis::TrimProblem trim_problem(const scenario::Scenario& scenario, const std
 
 SimulatedPoint simulate_to(const dynamics::Model& model, const scenario::SimulationSpec& simulation, double time) {
   SimulatedPoint out;
-  integrate::Settings settings = integrate::settings_from(simulation);
+  integrate::Settings settings = scenario::integration_settings(simulation);
   settings.duration = time;
   LastSample sink(model, out.point);
   out.result = integrate::run(model, settings, sink);

@@ -70,13 +70,13 @@ ReplayScene scene_from_scenario(const std::string& resolved_yaml) {
     ReplayBody b;
     b.name = body.name;
     const auto found = std::find_if(spec.bodies.begin(), spec.bodies.end(),
-                                    [&](const scenario::BodySpec& s) { return s.name == body.name; });
-    const scenario::ShapeSpec* shape = found != spec.bodies.end() ? &found->shape : nullptr;
-    if (shape != nullptr && shape->kind == scenario::ShapeSpec::Kind::box) {
+                                    [&](const model::BodySpec& s) { return s.name == body.name; });
+    const model::ShapeSpec* shape = found != spec.bodies.end() ? &found->shape : nullptr;
+    if (shape != nullptr && shape->kind == model::ShapeSpec::Kind::box) {
       b.solid.kind = ReplaySolid::Kind::box;
       b.solid.size = shape->size;
       b.solid.center_B = shape->center_B;
-    } else if (shape != nullptr && shape->kind == scenario::ShapeSpec::Kind::cylinder) {
+    } else if (shape != nullptr && shape->kind == model::ShapeSpec::Kind::cylinder) {
       b.solid.kind = ReplaySolid::Kind::cylinder;
       b.solid.size = Eigen::Vector3d(shape->radius, shape->length, 0.0);
       b.solid.center_B = shape->center_B;

@@ -107,7 +107,7 @@ int run_scenario(const RunOptions& options) {
   }
   for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   const dynamics::Model model = model::build_model(scenario);
-  const integrate::Settings settings = integrate::settings_from(scenario.simulation);
+  const integrate::Settings settings = scenario::integration_settings(scenario.simulation);
   if (!options.force) {
     if (const auto problem = absurd_size(model, settings)) {
       spdlog::error("{}: {}", options.scenario_path, *problem);

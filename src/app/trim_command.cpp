@@ -64,8 +64,8 @@ std::vector<std::string> initial_state_overrides(const scenario::Scenario& scena
                   ", quaternion: " + list({q[3], q[4], q[5], q[6]}) +
                   ", velocity: " + list({v[3], v[4], v[5], v[0], v[1], v[2]}) + "}");
   }
-  for (const scenario::JointSpec& joint : scenario.joints) {
-    if (joint.type == scenario::JointType::fixed) continue;
+  for (const model::JointSpec& joint : scenario.joints) {
+    if (joint.type == model::JointType::fixed) continue;
     for (const dynamics::Body& body : model.bodies)
       if (body.joint.name == joint.name && body.joint.dof() == 1)
         out.push_back(joint.key_path + ".initial={position: " + exact_number(x[static_cast<std::size_t>(body.q_offset)]) +

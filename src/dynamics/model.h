@@ -131,7 +131,7 @@ struct Model {
   std::vector<double> x0;      // initial state [q; v]
   // Joint limits act as a critically damped spring on the joint's articulated inertia with
   // this natural frequency (rad/s), so the limit is equally stiff for any link; it also sets
-  // the friction regularisation (dynamics/joint_forces.h). From `compliance` (scenario/spec.h).
+  // the friction regularisation (dynamics/joint_forces.h). From `compliance` (model/spec.h).
   double limit_frequency = 2.0 * M_PI * 50.0;
   // Connector drift is pulled back by Baumgarte terms, critically damped at this natural
   // frequency (rad/s): ë + 2ω ė + ω² e = 0 (dynamics/connector_rows.h).

@@ -226,18 +226,6 @@ class Run {
 
 }  // namespace
 
-Settings settings_from(const scenario::SimulationSpec& sim) {
-  Settings s;
-  s.method = sim.integrator == scenario::IntegratorKind::dopri5 ? Method::dopri5 : Method::rk4;
-  s.duration = sim.duration;
-  s.step = sim.step;
-  s.max_step = sim.max_step;
-  s.abs_tol = sim.abs_tol;
-  s.rel_tol = sim.rel_tol;
-  s.output_rate = sim.output_rate;
-  return s;
-}
-
 RunResult run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
               const std::atomic<bool>* stop_requested) {
   Run run(model, settings, sink, stop_requested);

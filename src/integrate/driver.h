@@ -23,24 +23,9 @@
 
 #include "dynamics/workspace.h"
 #include "dynamics/model.h"
-#include "scenario/spec.h"
+#include "integrate/settings.h"
 
 namespace uwsim::integrate {
-
-enum class Method { rk4, dopri5 };
-
-struct Settings {
-  Method method = Method::rk4;
-  double duration = 10.0;     // s
-  double step = 1e-3;         // s: rk4 step; dopri5 first trial step
-  double max_step = 0.0;      // s: dopri5 step bound (0: none)
-  double abs_tol = 1e-8;
-  double rel_tol = 1e-8;
-  double output_rate = 50.0;  // Hz
-};
-
-// The integration settings a scenario's `simulation` section asks for.
-Settings settings_from(const scenario::SimulationSpec& simulation);
 
 // Receives the samples. `xdot` is f(t, x) at the sample, and `ws` holds that evaluation's
 // poses, velocities and accelerations of every body.

@@ -27,15 +27,15 @@ int channel_index(const inputs::InputSet& inputs, const std::string& name) {
 
 }  // namespace
 
-inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec) {
+inputs::CommandSource command_source(const inputs::InputSet& inputs, const CommandSpec& spec) {
   inputs::CommandSource source;
   source.constant = spec.constant;
   if (!spec.channel.empty()) source.channel = channel_index(inputs, spec.channel);
   return source;
 }
 
-void build_actuation(const scenario::Scenario& scenario, Model& model) {
-  for (const scenario::InputSpec& spec : scenario.inputs) model.inputs.channels.push_back(spec.channel);
+void build_actuation(const Spec& scenario, Model& model) {
+  for (const InputSpec& spec : scenario.inputs) model.inputs.channels.push_back(spec.channel);
   for (std::size_t i = 0; i < scenario.inputs.size(); ++i) {
     for (const std::string& name : scenario.inputs[i].operand_names)
       model.inputs.channels[i].operands.push_back(channel_index(model.inputs, name));
@@ -48,7 +48,7 @@ void build_actuation(const scenario::Scenario& scenario, Model& model) {
   }
   for (Body& body : model.bodies) {
     if (body.joint.name.empty()) continue;
-    for (const scenario::JointSpec& spec : scenario.joints) {
+    for (const JointSpec& spec : scenario.joints) {
       if (spec.name != body.joint.name) continue;
       body.joint.actuator.kind = spec.actuator.kind;
       body.joint.actuator.command = command_source(model.inputs, spec.actuator.input);
@@ -58,7 +58,7 @@ void build_actuation(const scenario::Scenario& scenario, Model& model) {
   }
 
   // Actuator states follow [q; v].
-  for (const scenario::ThrusterSpec& spec : scenario.thrusters) {
+  for (const ThrusterSpec& spec : scenario.thrusters) {
     actuation::Thruster thruster = spec.thruster;
     thruster.body = model.body_index(spec.body);
     if (thruster.body < 0) throw std::invalid_argument("build_model: no body named " + spec.body);

@@ -4,14 +4,14 @@
 #pragma once
 
 #include "dynamics/model.h"
-#include "scenario/spec.h"
+#include "model/spec.h"
 
 namespace uwsim::model {
 
-void build_actuation(const scenario::Scenario& scenario, dynamics::Model& model);
+void build_actuation(const Spec& scenario, dynamics::Model& model);
 
 // A command (a number or a channel by name) resolved against the model's channels; throws
 // std::invalid_argument for an unknown channel.
-inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec);
+inputs::CommandSource command_source(const inputs::InputSet& inputs, const CommandSpec& spec);
 
 }  // namespace uwsim::model

@@ -5,10 +5,10 @@
 #pragma once
 
 #include "dynamics/model.h"
-#include "scenario/spec.h"
+#include "model/spec.h"
 
 namespace uwsim::model {
 
-void build_controllers(const scenario::Scenario& scenario, dynamics::Model& model);
+void build_controllers(const Spec& scenario, dynamics::Model& model);
 
 }  // namespace uwsim::model

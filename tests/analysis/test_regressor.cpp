@@ -15,13 +15,13 @@
 #include "support/fixed_trees.h"
 
 using namespace uwsim;
-using JT = scenario::JointType;
+using JT = model::JointType;
 using spatial::Vec6;
 
 TEST_CASE("regressor: Y(V, A)·π is the body's I·A + V ×* (I·V) for a random body") {
   test::RandomBodies rnd(3);
   for (int trial = 0; trial < 20; ++trial) {
-    const scenario::BodySpec b = rnd.body("b", rnd.uniform(0.2, 5.0));
+    const model::BodySpec b = rnd.body("b", rnd.uniform(0.2, 5.0));
     const spatial::Mat6 I = spatial::rigid_body_inertia(b.mass, b.p_BoBcm_B, b.inertia_Bcm_B);
     const Vec6 V = spatial::make_spatial(rnd.vec3(2.0), rnd.vec3(2.0)), A = spatial::make_spatial(rnd.vec3(5.0), rnd.vec3(5.0));
     Eigen::Matrix<double, 10, 1> pi;

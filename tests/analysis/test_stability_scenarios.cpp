@@ -184,7 +184,7 @@ TEST_CASE("stability scenario: the BlueROV2 with an arm rests where its 300 s ru
   const Eigen::VectorXd none;
   for (const std::string& name : t.trim.unknown_names) {
     std::string why;
-    const auto v = analysis::resolve(run.model, *scenario::parse_variable(name, why), why);
+    const auto v = analysis::resolve(run.model, *analysis::parse_variable(name, why), why);
     REQUIRE(v);
     CAPTURE(name);
     // "every unknown within 1e-7" (m/s, rad/s, rad): the trim's rates are below 1e-9

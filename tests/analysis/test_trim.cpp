@@ -10,7 +10,7 @@
 #include "support/simulate.h"
 
 using namespace uwsim;
-using scenario::VariableKind;
+using analysis::VariableKind;
 
 namespace {
 
@@ -30,8 +30,8 @@ bodies:
 
 constexpr double d_u = 4.03, d_uu = 18.18, d_w = 5.18, d_ww = 36.99;
 
-analysis::TrimResult trim_of(const scenario::Scenario& s, std::vector<scenario::VariableRef> unknowns,
-                             std::vector<scenario::VariableRef> steady = {}) {
+analysis::TrimResult trim_of(const scenario::Scenario& s, std::vector<analysis::VariableRef> unknowns,
+                             std::vector<analysis::VariableRef> steady = {}) {
   const dynamics::Model model = model::build_model(s);
   analysis::TrimProblem problem;
   problem.unknowns = std::move(unknowns);
@@ -134,7 +134,7 @@ TEST_CASE("trim: a vehicle with an arm rests where a long simulation from anothe
   for (const std::string& name : r.unknown_names) {
     std::string why;
     std::string text = name;
-    const auto ref = scenario::parse_variable(text, why);
+    const auto ref = analysis::parse_variable(text, why);
     const auto v = analysis::resolve(model, *ref, why);
     REQUIRE(v);
     CAPTURE(name);

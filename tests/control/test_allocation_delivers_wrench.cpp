@@ -30,14 +30,14 @@ const Layout kLayout[6] = {{{0.3, 0.2, 0.05}, {1.0, 0.2, 0.0}, 0.04},    {{0.3, 
 // The body with thrusters commanded to `thrusts` (linear thrusters, 1 N per unit): in a vacuum
 // without gravity and at rest, so the thrusters' wrench is the only force.
 scenario::Scenario rov_with_thrusts(const Eigen::VectorXd& thrusts) {
-  scenario::BodySpec rov = test::plain_body("rov");
+  model::BodySpec rov = test::plain_body("rov");
   rov.p_BoBcm_B = Vec3(0.02, -0.01, 0.03);
   rov.inertia_Bcm_B << 0.3, 0.02, -0.01, 0.02, 0.4, 0.03, -0.01, 0.03, 0.5;
   scenario::Scenario s = test::scenario_with({rov}, 1.0);
   s.environment.gravity = 0.0;
   s.environment.water_density = 0.0;
   for (int j = 0; j < 6; ++j) {
-    scenario::ThrusterSpec t;
+    model::ThrusterSpec t;
     t.body = "rov";
     t.thruster.name = std::string("t").append(std::to_string(j));  // not "t" + …: GCC 12 warns falsely (-Wrestrict)
     t.thruster.model = actuation::ThrusterModel::linear;

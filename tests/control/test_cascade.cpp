@@ -50,7 +50,7 @@ Samples run(const std::string& controllers, std::vector<std::string>* order = nu
     for (const dynamics::Controller& c : m.controllers) order->push_back(c.name);
   Samples out;
   Sink sink(out);
-  REQUIRE(integrate::run(m, integrate::settings_from(s.simulation), sink).outcome == integrate::Outcome::completed);
+  REQUIRE(integrate::run(m, scenario::integration_settings(s.simulation), sink).outcome == integrate::Outcome::completed);
   return out;
 }
 

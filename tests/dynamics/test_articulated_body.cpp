@@ -18,7 +18,7 @@ using spatial::Vec6;
 
 namespace {
 
-using JT = scenario::JointType;
+using JT = model::JointType;
 
 // A floating vehicle carrying a branched arm (revolute, prismatic, fixed; all three placement
 // notations) and, as a second tree, a fixed-base two-link arm: every code path at once.
@@ -229,20 +229,20 @@ TEST_CASE("aba: with zero joint forces and no damping, ½ΣVᵀ(M_RB + M_A)V is 
 
 TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m − ρ∇)·g·L)), in air and in water, rk4 and dopri5") {
   const double L = 0.4, m = 2.0;
-  scenario::BodySpec bob = test::plain_body("bob");
+  model::BodySpec bob = test::plain_body("bob");
   bob.mass = m;
   bob.inertia_Bcm_B = Eigen::Vector3d(0.01, 0.02, 0.01).asDiagonal();
   bob.p_BoBcm_B = Eigen::Vector3d(0.0, 0.0, L);  // hangs below the pivot (z down)
   bob.p_BoBcb_B = bob.p_BoBcm_B;
   // The pivot hangs from a stand welded to the world: a fixed root and a fixed-base tree.
-  scenario::BodySpec stand = test::plain_body("stand");
-  scenario::JointSpec weld;
+  model::BodySpec stand = test::plain_body("stand");
+  model::JointSpec weld;
   weld.name = "weld";
   weld.type = JT::fixed;
   weld.parent = "world";
   weld.child = "stand";
   weld.placement.xyz = Eigen::Vector3d(1.0, 2.0, 3.0);
-  scenario::JointSpec pivot;
+  model::JointSpec pivot;
   pivot.name = "pivot";
   pivot.parent = "stand";
   pivot.child = "bob";
@@ -274,9 +274,9 @@ TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m �
 }
 
 TEST_CASE("prismatic: a slider under constant force moves x = ½·F/(m + X_u̇)·t²") {
-  scenario::BodySpec slider = test::plain_body("slider");
+  model::BodySpec slider = test::plain_body("slider");
   slider.added_mass_B(0, 0) = 3.0;
-  scenario::JointSpec rail;
+  model::JointSpec rail;
   rail.name = "rail";
   rail.type = JT::prismatic;
   rail.parent = "world";
@@ -295,18 +295,18 @@ TEST_CASE("prismatic: a slider under constant force moves x = ½·F/(m + X_u̇)�
 
 TEST_CASE("fixed joint: two welded bodies move exactly like one body with their combined inertia and added mass") {
   test::RandomBodies rnd(5);
-  scenario::BodySpec a = rnd.body("a", 8.0), b = rnd.body("b", 3.0);
+  model::BodySpec a = rnd.body("a", 8.0), b = rnd.body("b", 3.0);
   for (auto* body : {&a, &b}) body->linear_damping.setZero(), body->quadratic_damping.setZero();
   a.initial.nu_B << 0.2, -0.1, 0.05, 0.4, -0.3, 0.2;
   a.initial.q_WB = Eigen::AngleAxisd(0.5, Eigen::Vector3d(1, -1, 2).normalized());
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
+  model::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
 
   // The combined body, expressed in a's frame: spatial inertias add after moving b's into a.
   const dynamics::Model parts = model::build_model([&] { auto s = test::scenario_with({a, b}, 1.0); s.joints = {weld}; return s; }());
   const spatial::Pose X_ab = parts.bodies[1].joint.pose_in_parent(0.0);
   const spatial::Mat6 M_RB = parts.bodies[0].M_RB_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_RB_B);
   const spatial::Mat6 M_A = parts.bodies[0].M_A_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_A_B);
-  scenario::BodySpec ab = a;
+  model::BodySpec ab = a;
   ab.name = "ab";
   ab.mass = M_RB(3, 3);
   const spatial::Mat3 mS = M_RB.topRightCorner<3, 3>();  // m·S(c)
@@ -330,12 +330,12 @@ TEST_CASE("fixed joint: two welded bodies move exactly like one body with their 
 }
 
 TEST_CASE("vehicle reaction: turning an arm joint turns the vehicle back so angular momentum stays zero") {
-  scenario::BodySpec vehicle = test::plain_body("vehicle"), link = test::plain_body("link");
+  model::BodySpec vehicle = test::plain_body("vehicle"), link = test::plain_body("link");
   vehicle.inertia_Bcm_B = Eigen::Vector3d(0.2, 0.3, 0.4).asDiagonal();
   link.mass = 1.0;
   link.inertia_Bcm_B = Eigen::Vector3d(0.05, 0.08, 0.1).asDiagonal();
   for (auto* b : {&vehicle, &link}) b->volume = 0.0;
-  scenario::JointSpec joint;
+  model::JointSpec joint;
   joint.name = "wrist";
   joint.parent = "vehicle";
   joint.child = "link";
@@ -362,7 +362,7 @@ TEST_CASE("vehicle reaction: turning an arm joint turns the vehicle back so angu
 }
 
 TEST_CASE("added mass inside the inertia: a light link with ten times its mass in added mass stays stable at 1 ms") {
-  scenario::BodySpec vehicle = test::plain_body("vehicle"), fin = test::plain_body("fin");
+  model::BodySpec vehicle = test::plain_body("vehicle"), fin = test::plain_body("fin");
   fin.mass = 0.05;
   fin.inertia_Bcm_B = Eigen::Vector3d(1e-5, 2e-5, 2e-5).asDiagonal();
   fin.p_BoBcm_B = Eigen::Vector3d(0.05, 0.0, 0.0);
@@ -375,7 +375,7 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
 
   // First, on a hinge fixed to the world, the joint sees (I_rb + I_a) about its axis.
   {
-    scenario::JointSpec fixed_hinge;
+    model::JointSpec fixed_hinge;
     fixed_hinge.name = "hinge";
     fixed_hinge.parent = "world";
     fixed_hinge.child = "fin";
@@ -391,7 +391,7 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
     CHECK(tr.xdot[0][1] == doctest::Approx(fixed_hinge.effort / (I_rigid + I_added)).epsilon(1e-12));
   }
   vehicle.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
-  scenario::JointSpec hinge;
+  model::JointSpec hinge;
   hinge.name = "hinge";
   hinge.parent = "vehicle";
   hinge.child = "fin";
@@ -409,11 +409,11 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
 }
 
 TEST_CASE("joint limits: a link driven into its limit stops there, without clamping the state") {
-  scenario::BodySpec link = test::plain_body("link");
+  model::BodySpec link = test::plain_body("link");
   link.mass = 1.0;
   link.inertia_Bcm_B = Eigen::Vector3d(0.01, 0.01, 0.01).asDiagonal();
   link.p_BoBcm_B = Eigen::Vector3d(0.2, 0.0, 0.0);
-  scenario::JointSpec joint;
+  model::JointSpec joint;
   joint.name = "elbow";
   joint.parent = "world";
   joint.child = "link";
@@ -439,10 +439,10 @@ TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c) — abo
   // through zero stays integrable at the step (joint_forces.h).
   for (const double I : {2.0, 0.05}) {
     CAPTURE(I);
-    scenario::BodySpec wheel = test::plain_body("wheel");
+    model::BodySpec wheel = test::plain_body("wheel");
     wheel.mass = 1.0;
     wheel.inertia_Bcm_B = Eigen::Vector3d(0.5 * I, 0.5 * I, I).asDiagonal();
-    scenario::JointSpec axle;
+    model::JointSpec axle;
     axle.name = "axle";
     axle.parent = "world";
     axle.child = "wheel";

@@ -47,7 +47,7 @@ double steady_straight_speed(const scenario::Scenario& s, int delta_pwm) {
   const actuation::PowerLawSpeedMap& law = th.power_law;
   const double w = law.a * std::pow(1500.0 + delta_pwm, -law.b) + law.c;
   double X_uu = 0, X_u = 0;
-  for (const scenario::BodySpec& b : s.bodies) {
+  for (const model::BodySpec& b : s.bodies) {
     X_uu += b.quadratic_damping[0];
     X_u += b.linear_damping[0];
   }

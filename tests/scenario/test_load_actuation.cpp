@@ -9,6 +9,7 @@
 #include "support/scenario_errors.h"
 
 using namespace uwsim::scenario;
+using namespace uwsim::model;  // the spec types the loader fills
 
 namespace {
 const std::string kSteps = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";

@@ -9,9 +9,9 @@ using namespace uwsim;
 TEST_CASE("connectors: two_bluerov_rigid.yaml reads into two rigid connectors holding the initial relative poses") {
   const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov_rigid.yaml");
   REQUIRE(s.connectors.size() == 2);
-  const scenario::ConnectorSpec& port = s.connectors[0];
+  const model::ConnectorSpec& port = s.connectors[0];
   CHECK(port.name == "port_bolt");
-  CHECK(port.type == scenario::ConnectorType::rigid);
+  CHECK(port.type == model::ConnectorType::rigid);
   CHECK(port.first == "port/rov");
   CHECK(port.second == "piece");
   CHECK(port.point_B.isApprox(Eigen::Vector3d(0.0, 0.2, 0.0)));
@@ -30,7 +30,7 @@ TEST_CASE("connectors: two_bluerov_rigid.yaml reads into two rigid connectors ho
 TEST_CASE("connectors: a ball connector to the world, and --set on a connector by name") {
   const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov_rigid.yaml",
                                                        {"connectors.port_bolt.type=ball", "connectors.starboard_bolt.bodies=[starboard/rov, world]"});
-  CHECK(s.connectors[0].type == scenario::ConnectorType::ball);
+  CHECK(s.connectors[0].type == model::ConnectorType::ball);
   CHECK(s.connectors[1].second == "world");
   const dynamics::Model m = model::build_model(s);
   CHECK(m.connectors[0].rows() == 3);

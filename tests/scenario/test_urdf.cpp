@@ -52,7 +52,7 @@ std::map<std::string, spatial::Pose> poses(const scenario::Scenario& s, const dy
   return out;
 }
 
-const scenario::BodySpec& body(const scenario::Scenario& s, const std::string& name) {
+const model::BodySpec& body(const scenario::Scenario& s, const std::string& name) {
   for (const auto& b : s.bodies)
     if (b.name == name) return b;
   FAIL("no body " << name);
@@ -286,7 +286,7 @@ TEST_CASE("urdf: the resolved scenario of a URDF include is plain YAML that read
   CHECK(again.resolved_yaml == s.resolved_yaml);
   // Four joints move: E, D, C, B; the gripper is closed (see the file's header).
   int moving = 0;
-  for (const auto& j : s.joints) moving += j.type != scenario::JointType::fixed;
+  for (const auto& j : s.joints) moving += j.type != model::JointType::fixed;
   CHECK(moving == 4);
 }
 

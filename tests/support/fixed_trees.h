@@ -12,7 +12,7 @@
 
 namespace uwsim::test {
 
-using JT = scenario::JointType;
+using JT = model::JointType;
 
 // A branched arm on the world (revolute, prismatic, fixed; all three placement notations), a
 // gear motor on its first joint and a ball-screw lever on a branch, and a second one-link tree.

@@ -66,7 +66,7 @@ inline Run run_scenario(scenario::Scenario loaded) {
   run.scenario = std::move(loaded);
   run.model = model::build_model(run.scenario);
   RecordingSink sink(run.model, run.rec);
-  run.result = integrate::run(run.model, integrate::settings_from(run.scenario.simulation), sink);
+  run.result = integrate::run(run.model, scenario::integration_settings(run.scenario.simulation), sink);
   REQUIRE(run.result.outcome == integrate::Outcome::completed);
   return run;
 }
@@ -109,7 +109,7 @@ struct Recording {
       if (model.controllers[i].name == name) return static_cast<int>(i);
     return -1;
   }
-  const scenario::BodySpec& spec(const std::string& name) const {
+  const model::BodySpec& spec(const std::string& name) const {
     for (const auto& b : scenario.bodies)
       if (b.name == name) return b;
     return scenario.bodies.front();

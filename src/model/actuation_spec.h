@@ -9,7 +9,7 @@
 #include "actuation/thruster.h"
 #include "inputs/channel.h"
 
-namespace uwsim::scenario {
+namespace uwsim::model {
 
 // A command given as a channel name or as a constant number.
 struct CommandSpec {
@@ -40,4 +40,4 @@ struct JointActuatorSpec {
   std::string path;
 };
 
-}  // namespace uwsim::scenario
+}  // namespace uwsim::model
