@@ -18,12 +18,12 @@ struct CommandSpec {
 };
 
 struct InputSpec {
-  inputs::Channel channel;                // operands not yet resolved
+  inputs::ChannelParameters channel;
   std::vector<std::string> operand_names; // sum, scale
 };
 
 struct ThrusterSpec {
-  actuation::Thruster thruster;           // body, command and state_index not yet resolved
+  actuation::ThrusterParameters thruster;
   std::string body;
   CommandSpec input;
 };

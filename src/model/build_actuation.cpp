@@ -35,7 +35,11 @@ inputs::CommandSource command_source(const inputs::InputSet& inputs, const Comma
 }
 
 void build_actuation(const Spec& scenario, Model& model) {
-  for (const InputSpec& spec : scenario.inputs) model.inputs.channels.push_back(spec.channel);
+  for (const InputSpec& spec : scenario.inputs) {
+    inputs::Channel channel;
+    static_cast<inputs::ChannelParameters&>(channel) = spec.channel;
+    model.inputs.channels.push_back(std::move(channel));
+  }
   for (std::size_t i = 0; i < scenario.inputs.size(); ++i) {
     for (const std::string& name : scenario.inputs[i].operand_names)
       model.inputs.channels[i].operands.push_back(channel_index(model.inputs, name));
@@ -59,7 +63,8 @@ void build_actuation(const Spec& scenario, Model& model) {
 
   // Actuator states follow [q; v].
   for (const ThrusterSpec& spec : scenario.thrusters) {
-    actuation::Thruster thruster = spec.thruster;
+    actuation::Thruster thruster;
+    static_cast<actuation::ThrusterParameters&>(thruster) = spec.thruster;
     thruster.body = model.body_index(spec.body);
     if (thruster.body < 0) throw std::invalid_argument("build_model: no body named " + spec.body);
     thruster.command = command_source(model.inputs, spec.input);

@@ -18,7 +18,7 @@ namespace {
 const double kC = std::sqrt(0.5);  // cos 45°
 
 // The T200 16 V table of scenarios/vehicles/bluerov2.yaml, read from the file.
-actuation::Thruster part_thruster() {
+actuation::ThrusterParameters part_thruster() {
   const std::string part = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
   const scenario::Scenario s = scenario::load_scenario(part);
   REQUIRE(s.thrusters.size() == 8);
@@ -46,7 +46,7 @@ model::BodySpec surge_body() {
 
 // Four horizontal thrusters in the BlueROV2 Heavy layout but in the plane of the origin, so
 // that equal commands give pure surge with no pitch moment.
-std::vector<model::ThrusterSpec> surge_thrusters(const actuation::Thruster& model, const std::string& channel) {
+std::vector<model::ThrusterSpec> surge_thrusters(const actuation::ThrusterParameters& model, const std::string& channel) {
   const double x = 0.156, y = 0.111;
   const std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> placed = {
       {{x, y, 0}, {kC, -kC, 0}}, {{x, -y, 0}, {kC, kC, 0}}, {{-x, y, 0}, {kC, kC, 0}}, {{-x, -y, 0}, {kC, -kC, 0}}};
@@ -70,7 +70,7 @@ double steady_speed(double X_uu, double X_u, double F) { return (-X_u + std::sqr
 }  // namespace
 
 TEST_CASE("thruster: the T200 table gives its thrust at the table points and linearly between them") {
-  const actuation::Thruster t = part_thruster();
+  const actuation::ThrusterParameters t = part_thruster();
   REQUIRE(t.model == ThrusterModel::table);
   const double kgf = 9.80665;
   // The points of the part file (Blue Robotics T200, 16 V), reverse then forward.
