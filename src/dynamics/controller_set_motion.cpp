@@ -23,15 +23,6 @@ using spatial::Quat;
 using spatial::Vec3;
 using spatial::Vec6;
 
-namespace {
-
-Quat quaternion_of(const spatial::Mat3& R) {
-  const Eigen::Quaterniond q(R);
-  return Quat(q.w(), q.x(), q.y(), q.z());
-}
-
-}  // namespace
-
 void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamics::Workspace& ws) {
   const dynamics::Controller& c = model_.controllers[i];
   const std::size_t n = c.joints.size();
@@ -73,7 +64,7 @@ void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamic
 
   dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << p_d, rpy_d;
-  s.error << p_d - X_WE.p, control::attitude_error(quaternion_of(X_WE.R), q_d), base_error_W;
+  s.error << p_d - X_WE.p, control::attitude_error(spatial::quaternion_from_rotation(X_WE.R), q_d), base_error_W;
   s.output = zeta_r;
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (std::size_t j = 0; j < n; ++j) {

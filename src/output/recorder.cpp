@@ -17,8 +17,7 @@ const char* joint_units(const dynamics::Joint& joint, int derivative) {
 // Quaternion [w, x, y, z] of a rotation matrix, on the same side of the sphere as `previous`
 // so a link's quaternion series stays continuous (q and −q are the same attitude).
 spatial::Quat quaternion_of(const spatial::Mat3& R, const spatial::Quat& previous) {
-  const Eigen::Quaterniond q(R);
-  const spatial::Quat v(q.w(), q.x(), q.y(), q.z());
+  const spatial::Quat v = spatial::quaternion_from_rotation(R);
   return v.dot(previous) < 0 ? spatial::Quat(-v) : v;
 }
 
