@@ -1,6 +1,6 @@
 // The forces a joint applies along its axis (dynamics/joint_forces.h), each against a closed-form
 // motion of a single wheel on a hinge fixed to the world, run through the whole simulator (the
-// path `sim` takes: articulated_body.cpp's joint forces, not JointActuation::torque()).
+// path `sim` takes: articulated_body.cpp's joint forces).
 // The wheel's CG is on the axis, gravity is off and it has no fluid terms, so the axis sees only
 // its own inertia I and the joint's forces: I·q̈ = τ(q, q̇).
 #include <doctest/doctest.h>
