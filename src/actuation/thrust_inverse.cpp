@@ -28,17 +28,17 @@ double table_inverse(const inputs::Table& t, double y) {
   return 0.5 * (table_crossing(t, y, true) + table_crossing(t, y, false));
 }
 
-const inputs::Table* command_table(const Thruster& t) {
+const inputs::Table* command_table(const ThrusterParameters& t) {
   if (t.model == ThrusterModel::table) return &t.thrust_table;
   if (t.model == ThrusterModel::propeller && t.speed_from_table) return &t.speed_table;
   return nullptr;
 }
 
-double lowest_command(const Thruster& t) {
+double lowest_command(const ThrusterParameters& t) {
   const inputs::Table* table = command_table(t);
   return table ? std::max(t.command_min, table->x.front()) : t.command_min;
 }
-double highest_command(const Thruster& t) {
+double highest_command(const ThrusterParameters& t) {
   const inputs::Table* table = command_table(t);
   return table ? std::min(t.command_max, table->x.back()) : t.command_max;
 }
@@ -52,7 +52,7 @@ double power_law_position(const PowerLawSpeedMap& m, double w) {
 }
 
 // The shaft speed at a command (its limits and a table's ends applied), for the range.
-double speed_at(const Thruster& t, double command) {
+double speed_at(const ThrusterParameters& t, double command) {
   if (!std::isfinite(command)) {  // the power law's asymptote ±c (a table's ends hold)
     if (t.speed_from_table) return command > 0 ? t.speed_table.y.back() : t.speed_table.y.front();
     return command > 0 ? std::max(0.0, t.power_law.c) : -std::max(0.0, t.power_law.c);
@@ -61,7 +61,7 @@ double speed_at(const Thruster& t, double command) {
 }
 
 // The command that gives shaft speed ω.
-double command_for_speed(const Thruster& t, double w) {
+double command_for_speed(const ThrusterParameters& t, double w) {
   if (t.speed_from_table) return table_inverse(t.speed_table, w);
   const PowerLawSpeedMap& m = t.power_law;
   if (w == 0.0) return m.neutral;
@@ -71,7 +71,7 @@ double command_for_speed(const Thruster& t, double w) {
 
 }  // namespace
 
-ThrustRange thrust_range(const Thruster& t, double advance_speed) {
+ThrustRange thrust_range(const ThrusterParameters& t, double advance_speed) {
   const double inf = std::numeric_limits<double>::infinity();
   double a = 0.0, b = 0.0;
   switch (t.model) {
@@ -98,7 +98,7 @@ ThrustRange thrust_range(const Thruster& t, double advance_speed) {
   return r;
 }
 
-double command_for_thrust(const Thruster& t, double thrust, double advance_speed) {
+double command_for_thrust(const ThrusterParameters& t, double thrust, double advance_speed) {
   const ThrustRange r = thrust_range(t, advance_speed);
   const double tau = std::clamp(thrust, r.lower, r.upper);
   double command = 0.0;

@@ -34,9 +34,9 @@ struct ThrustRange {
 };
 
 // At advance speed u_a (m/s; only a propeller depends on it).
-ThrustRange thrust_range(const Thruster& thruster, double advance_speed);
+ThrustRange thrust_range(const ThrusterParameters& thruster, double advance_speed);
 // The command that gives `thrust` (N) at advance speed u_a; thrust outside the range gives the
 // range's end command.
-double command_for_thrust(const Thruster& thruster, double thrust, double advance_speed);
+double command_for_thrust(const ThrusterParameters& thruster, double thrust, double advance_speed);
 
 }  // namespace uwsim::actuation

@@ -26,7 +26,7 @@ double propeller_thrust(double thrust_coefficient, double advance_coefficient, d
   return thrust_coefficient * abs_speed * shaft_speed + advance_coefficient * abs_speed * advance_speed;
 }
 
-double commanded_lag_quantity(const Thruster& t, double command) {
+double commanded_lag_quantity(const ThrusterParameters& t, double command) {
   switch (t.model) {
     case ThrusterModel::linear: return t.gain * command;
     case ThrusterModel::table: return t.thrust_table.linear(command);
@@ -36,7 +36,7 @@ double commanded_lag_quantity(const Thruster& t, double command) {
   return 0.0;
 }
 
-ThrusterState evaluate_thruster(const Thruster& t, double command, double advance_speed,
+ThrusterState evaluate_thruster(const ThrusterParameters& t, double command, double advance_speed,
                                 double lagged_value) {
   ThrusterState s;
   s.command = std::clamp(command, t.command_min, t.command_max);

@@ -46,12 +46,11 @@ struct PowerLawSpeedMap {
   double dead_band = 0.0;
 };
 
-struct Thruster {
+// A thruster's physics, as a scenario gives it: plain data, no index into a model.
+struct ThrusterParameters {
   std::string name;
-  int body = 0;
-  Vec3 p_BoT_B = Vec3::Zero();          // m
+  Vec3 p_BoT_B = Vec3::Zero();          // m, on its body
   Vec3 axis_B = Vec3::UnitX();          // unit
-  inputs::CommandSource command;
   double command_min = -std::numeric_limits<double>::infinity();
   double command_max = std::numeric_limits<double>::infinity();
   ThrusterModel model = ThrusterModel::linear;
@@ -65,9 +64,16 @@ struct Thruster {
   double time_constant = 0.0;           // s; 0: no lag
   double max_thrust = std::numeric_limits<double>::infinity();  // N
   double reaction_torque = 0.0;         // N m per N of thrust, about +axis_B
-  int state_index = -1;                 // index of the lagged quantity in x, or −1
 
   bool has_shaft_speed() const { return model == ThrusterModel::propeller; }
+};
+
+// A thruster of a model: its parameters, the body it sits on, what commands it and where its
+// lagged state is (the model builder resolves these from the scenario's names).
+struct Thruster : ThrusterParameters {
+  int body = 0;                         // index into the model's bodies
+  inputs::CommandSource command;
+  int state_index = -1;                 // index of the lagged quantity in x, or −1
 };
 
 // What one thruster does at one evaluation (for the wrench and the output).
@@ -91,11 +97,11 @@ double propeller_thrust(double thrust_coefficient, double advance_coefficient, d
 
 // The commanded (unlagged) value of the quantity the lag acts on: ω for a propeller, τ
 // otherwise.
-double commanded_lag_quantity(const Thruster& thruster, double command);
+double commanded_lag_quantity(const ThrusterParameters& thruster, double command);
 
 // The thruster's state for a command, advance speed u_a (m/s) and, with a lag, the lagged
 // value held in the state vector.
-ThrusterState evaluate_thruster(const Thruster& thruster, double command, double advance_speed,
+ThrusterState evaluate_thruster(const ThrusterParameters& thruster, double command, double advance_speed,
                                 double lagged_value);
 
 }  // namespace uwsim::actuation

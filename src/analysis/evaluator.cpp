@@ -1,25 +1,25 @@
 #include "analysis/evaluator.h"
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 
 namespace uwsim::analysis {
 
-HeldControls held_controls_of(const model::Model& model, const dynamics::Workspace& ws) {
+HeldControls held_controls_of(const dynamics::Model& model, const dynamics::Workspace& ws) {
   HeldControls held;
   held.slots.assign(ws.inputs.begin() + static_cast<std::ptrdiff_t>(model.inputs.channels.size()), ws.inputs.end());
   held.signals = ws.controllers;
   return held;
 }
 
-HeldControls sample_controllers(const model::Model& model, double t, const double* x) {
+HeldControls sample_controllers(const dynamics::Model& model, double t, const double* x) {
   dynamics::Workspace ws(model);
-  control::ControllerSet controllers(model);
+  dynamics::ControllerSet controllers(model);
   controllers.update(t, x, ws);  // a fresh set is due at once: its first sample
   return held_controls_of(model, ws);
 }
 
-Evaluator::Evaluator(const model::Model& model, double time, HeldControls held)
+Evaluator::Evaluator(const dynamics::Model& model, double time, HeldControls held)
     : original_(model), model_(model), ws_(model_), time_(time), held_(std::move(held)) {
   std::vector<double> values(model.inputs.channels.size());
   model.inputs.sample(time, time, values.data());

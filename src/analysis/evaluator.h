@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::analysis {
 
@@ -28,19 +28,19 @@ namespace uwsim::analysis {
 // Workspace::inputs, and each controller's signals (a pose_pd's wrench is read from there).
 struct HeldControls {
   std::vector<double> slots;
-  std::vector<model::ControllerSignals> signals;
+  std::vector<dynamics::ControllerSignals> signals;
 };
 
 // The held outputs of a workspace the driver has been running.
-HeldControls held_controls_of(const model::Model& model, const dynamics::Workspace& ws);
+HeldControls held_controls_of(const dynamics::Model& model, const dynamics::Workspace& ws);
 // The controllers' first sample at (t, x), as a run starting there would take it.
-HeldControls sample_controllers(const model::Model& model, double t, const double* x);
+HeldControls sample_controllers(const dynamics::Model& model, double t, const double* x);
 
 class Evaluator {
  public:
-  Evaluator(const model::Model& model, double time, HeldControls held = {});
+  Evaluator(const dynamics::Model& model, double time, HeldControls held = {});
 
-  const model::Model& model() const { return model_; }
+  const dynamics::Model& model() const { return model_; }
   double time() const { return time_; }
   int channel_count() const { return static_cast<int>(nominal_.size()); }
   // Every channel's own value at `time`.
@@ -57,8 +57,8 @@ class Evaluator {
  private:
   void set_channels(const Eigen::VectorXd& u);
 
-  const model::Model& original_;
-  model::Model model_;             // a copy whose channels may be overridden
+  const dynamics::Model& original_;
+  dynamics::Model model_;             // a copy whose channels may be overridden
   dynamics::Workspace ws_;
   double time_;
   Eigen::VectorXd nominal_, applied_;

@@ -74,8 +74,8 @@ BaseParameters base_parameters_of(Regressor& regressor, std::uint32_t seed, int 
   std::vector<double> q(static_cast<std::size_t>(n)), qd(q.size()), qdd(q.size()), known(q.size());
   for (int s = 0; s < states; ++s) {
     for (int r = 0; r < n; ++r) {
-      const model::Joint& j = regressor.model().bodies[static_cast<std::size_t>(regressor.joints()[static_cast<std::size_t>(r)])].joint;
-      const double reach = j.type == model::JointType::prismatic ? 1.0 : M_PI;
+      const dynamics::Joint& j = regressor.model().bodies[static_cast<std::size_t>(regressor.joints()[static_cast<std::size_t>(r)])].joint;
+      const double reach = j.type == dynamics::JointType::prismatic ? 1.0 : M_PI;
       const double lo = std::isfinite(j.lower) ? j.lower : -reach, hi = std::isfinite(j.upper) ? j.upper : reach;
       const auto ru = static_cast<std::size_t>(r);
       q[ru] = lo + (hi - lo) * unit(rng);

@@ -5,7 +5,7 @@
 
 #include "analysis/finite_difference.h"
 #include "analysis/state_chart.h"
-#include "constraints/connector_rows.h"
+#include "dynamics/connector_rows.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
 
@@ -13,28 +13,28 @@ namespace uwsim::analysis {
 
 namespace {
 
-int constraint_row_count(const model::Model& model) {
+int constraint_row_count(const dynamics::Model& model) {
   int rows = 0;
-  for (const model::Connector& c : model.connectors) rows += 2 * c.rows();
+  for (const dynamics::Connector& c : model.connectors) rows += 2 * c.rows();
   return rows;
 }
 
 // Φ(x): every connector's position errors, then its velocity errors.
-void constraint_errors(const model::Model& model, const double* x, dynamics::Workspace& ws, Eigen::VectorXd& out) {
+void constraint_errors(const dynamics::Model& model, const double* x, dynamics::Workspace& ws, Eigen::VectorXd& out) {
   dynamics::compute_kinematics(model, x, ws);
   Eigen::Index k = 0;
-  for (const model::Connector& c : model.connectors) {
-    constraints::ConnectorRows rows;
+  for (const dynamics::Connector& c : model.connectors) {
+    dynamics::ConnectorRows rows;
     const dynamics::BodyState& A = ws.bodies[static_cast<std::size_t>(c.body_a)];
     const dynamics::BodyState* B = c.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(c.body_b)] : nullptr;
-    constraints::connector_rows(c, model.constraint_frequency, A, B, rows);
+    dynamics::connector_rows(c, model.constraint_frequency, A, B, rows);
     out.segment(k, rows.rows) = rows.position_error.head(rows.rows);
     out.segment(k + rows.rows, rows.rows) = rows.velocity_error.head(rows.rows);
     k += 2 * rows.rows;
   }
 }
 
-void reduce_to_constraints(const model::Model& model, const OperatingPoint& point, const StateChart& chart,
+void reduce_to_constraints(const dynamics::Model& model, const OperatingPoint& point, const StateChart& chart,
                            const Eigen::VectorXd& steps, LinearModel& out) {
   const int m = constraint_row_count(model);
   dynamics::Workspace ws(model);
@@ -63,7 +63,7 @@ void reduce_to_constraints(const model::Model& model, const OperatingPoint& poin
 
 }  // namespace
 
-std::vector<double> initial_state(const model::Model& model) {
+std::vector<double> initial_state(const dynamics::Model& model) {
   std::vector<double> x = model.x0;
   if (model.connectors.empty()) return x;
   dynamics::Workspace ws(model);
@@ -73,7 +73,7 @@ std::vector<double> initial_state(const model::Model& model) {
   return x;
 }
 
-LinearModel linearize(const model::Model& model, const OperatingPoint& point, const LinearizeOptions& options) {
+LinearModel linearize(const dynamics::Model& model, const OperatingPoint& point, const LinearizeOptions& options) {
   const StateChart chart(model);
   Evaluator evaluator(model, point.time, point.held);
   const int n = chart.size();

@@ -8,7 +8,7 @@
 //
 // Connected vehicles: the connectors' rows tie the bodies' coordinates together, so z has more
 // components than the system has degrees of freedom. With Φ(z) = [e(z); ė(z)] the connectors'
-// position and velocity errors (constraints/connector_rows.h: (1)–(3)), the states the
+// position and velocity errors (dynamics/connector_rows.h: (1)–(3)), the states the
 // connected system can take near the operating point form the tangent space
 //   T = null(∂Φ/∂z)                                                                       (1)
 // The model's flow keeps Φ = 0 (its Baumgarte terms pull any drift back, connector_rows.h (4)),
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "analysis/evaluator.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::analysis {
 
@@ -60,10 +60,10 @@ struct LinearModel {
 };
 
 // `model` must outlive nothing here: it is copied where needed.
-LinearModel linearize(const model::Model& model, const OperatingPoint& point,
+LinearModel linearize(const dynamics::Model& model, const OperatingPoint& point,
                       const LinearizeOptions& options = {});
 
 // x0 of the model with the connectors' velocity errors removed, as a run starts (driver.h).
-std::vector<double> initial_state(const model::Model& model);
+std::vector<double> initial_state(const dynamics::Model& model);
 
 }  // namespace uwsim::analysis

@@ -44,7 +44,7 @@ actuation::JointActuator unit_actuator(const actuation::JointActuator& a, Unit w
 }
 
 // A joint position where the transmission is defined: the middle of the range, or 0.
-double reference_position(const model::Joint& j) {
+double reference_position(const dynamics::Joint& j) {
   if (std::isfinite(j.lower) && std::isfinite(j.upper)) return 0.5 * (j.lower + j.upper);
   if (std::isfinite(j.lower)) return j.lower;
   if (std::isfinite(j.upper)) return j.upper;
@@ -66,9 +66,9 @@ Eigen::Matrix<double, 6, 10> body_regressor(const Vec6& V, const Vec6& A) {  // 
 
 namespace {
 
-model::Model without_identified_parameters(const model::Model& model) {
-  model::Model m = model;
-  for (model::Body& b : m.bodies) {
+dynamics::Model without_identified_parameters(const dynamics::Model& model) {
+  dynamics::Model m = model;
+  for (dynamics::Body& b : m.bodies) {
     b.M_RB_B.setZero();
     b.M_B = b.M_A_B;
     b.weight = 0.0;
@@ -77,9 +77,9 @@ model::Model without_identified_parameters(const model::Model& model) {
   return m;
 }
 
-const model::Model& checked(const model::Model& model) {
-  for (const model::Body& b : model.bodies)
-    if (b.joint.type == model::JointType::free)
+const dynamics::Model& checked(const dynamics::Model& model) {
+  for (const dynamics::Body& b : model.bodies)
+    if (b.joint.type == dynamics::JointType::free)
       throw std::invalid_argument("body '" + b.name + "' is free-floating; identification needs every tree fixed to the world");
   if (!model.connectors.empty())
     throw std::invalid_argument("connector '" + model.connectors.front().name +
@@ -89,7 +89,7 @@ const model::Model& checked(const model::Model& model) {
 
 }  // namespace
 
-Regressor::Regressor(const model::Model& model, RegressorOptions options)
+Regressor::Regressor(const dynamics::Model& model, RegressorOptions options)
     : model_(checked(model)), fluid_(without_identified_parameters(model)), options_(options), ws_(model_),
       fluid_ws_(fluid_), x_(static_cast<std::size_t>(model.state_size()), 0.0), vdot_(Eigen::VectorXd::Zero(model.nv)),
       rnea_f_(model.bodies.size()), tau_fluid_(static_cast<std::size_t>(model.nv)), A_(model.bodies.size()) {
@@ -107,8 +107,8 @@ Regressor::Regressor(const model::Model& model, RegressorOptions options)
     }
   }
   for (int b : joints_) {
-    const model::Joint& j = model.bodies[static_cast<std::size_t>(b)].joint;
-    const bool prismatic = j.type == model::JointType::prismatic;
+    const dynamics::Joint& j = model.bodies[static_cast<std::size_t>(b)].joint;
+    const bool prismatic = j.type == dynamics::JointType::prismatic;
     first_joint_.push_back(options.joint_friction ? static_cast<int>(parameters_.size()) : -1);
     if (options.joint_friction) {
       parameters_.push_back({j.name + ".fv", prismatic ? "N s/m" : "N m s/rad", ParameterKind::joint_viscous, b, 0});
@@ -128,7 +128,7 @@ Eigen::VectorXd Regressor::model_values() const {
   Eigen::VectorXd theta(cols());
   for (int k = 0; k < cols(); ++k) {
     const Parameter& p = parameters_[static_cast<std::size_t>(k)];
-    const model::Body& body = model_.bodies[static_cast<std::size_t>(p.body)];
+    const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(p.body)];
     const Mat6& M = body.M_RB_B;
     switch (p.kind) {
       case ParameterKind::inertial: {
@@ -175,7 +175,7 @@ double Regressor::torque_per_ampere(int row, double q) const {
 void Regressor::evaluate(double t, const double* q, const double* qd, const double* qdd, Eigen::Ref<Eigen::MatrixXd> Phi,
                          double* known) {
   for (int r = 0; r < rows(); ++r) {
-    const model::Body& body = model_.bodies[static_cast<std::size_t>(joints_[static_cast<std::size_t>(r)])];
+    const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(joints_[static_cast<std::size_t>(r)])];
     x_[static_cast<std::size_t>(body.q_offset)] = q[r];
     x_[static_cast<std::size_t>(body.v_offset)] = qd[r];
     vdot_[body.v_offset - model_.nq] = qdd[r];
@@ -185,7 +185,7 @@ void Regressor::evaluate(double t, const double* q, const double* qd, const doub
   // Accelerations, root to leaves, with −g for the weight: A = ᴮX_P A_P + c + S q̈.
   const Vec6 A_world = spatial::make_spatial(Vec3::Zero(), Vec3(0.0, 0.0, -model_.environment.gravity));
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
-    const model::Body& body = model_.bodies[b];
+    const dynamics::Body& body = model_.bodies[b];
     const dynamics::BodyState& s = ws_.bodies[b];
     const Vec6& A_parent = body.parent >= 0 ? A_[static_cast<std::size_t>(body.parent)] : A_world;
     A_[b] = spatial::motion_to_child(s.X_PB, A_parent) + s.c;
@@ -202,7 +202,7 @@ void Regressor::evaluate(double t, const double* q, const double* qd, const doub
     }
   }
   for (int r = 0; r < rows(); ++r) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(joints_[static_cast<std::size_t>(r)])].joint;
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(joints_[static_cast<std::size_t>(r)])].joint;
     if (const int c = first_joint_[static_cast<std::size_t>(r)]; c >= 0) {  // (3)
       Phi(r, c) = qd[r];
       Phi(r, c + 1) = sign(qd[r]);

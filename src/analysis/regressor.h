@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::analysis {
 
@@ -63,14 +63,14 @@ struct RegressorOptions {
 class Regressor {
  public:
   // Throws std::invalid_argument if a body is free-floating.
-  Regressor(const model::Model& model, RegressorOptions options);
+  Regressor(const dynamics::Model& model, RegressorOptions options);
 
   const std::vector<Parameter>& parameters() const { return parameters_; }
   // The child body of each row's joint: the revolute and prismatic joints, in model order.
   const std::vector<int>& joints() const { return joints_; }
   int rows() const { return static_cast<int>(joints_.size()); }
   int cols() const { return static_cast<int>(parameters_.size()); }
-  const model::Model& model() const { return model_; }
+  const dynamics::Model& model() const { return model_; }
 
   // The columns in the order they should stand for base parameters (base_parameters.h): body
   // by body from the roots, each XX XY XZ YZ ZZ mx my before YY mz m (Khalil's regrouping keeps
@@ -90,8 +90,8 @@ class Regressor {
   bool has_motor(int row) const;
 
  private:
-  const model::Model& model_;
-  model::Model fluid_;  // the model without rigid-body inertia, weight and actuators
+  const dynamics::Model& model_;
+  dynamics::Model fluid_;  // the model without rigid-body inertia, weight and actuators
   RegressorOptions options_;
   std::vector<Parameter> parameters_;
   std::vector<int> joints_;

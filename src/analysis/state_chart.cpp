@@ -57,15 +57,15 @@ Vec3 inverse_right_jacobian_times(const Vec3& phi, const Vec3& w) {
 
 }  // namespace
 
-StateChart::StateChart(const model::Model& model) : state_size_(model.state_size()) {
+StateChart::StateChart(const dynamics::Model& model) : state_size_(model.state_size()) {
   auto add = [&](Kind kind, int x_index, int axis, bool velocity, std::string name, std::string unit) {
     coordinates_.push_back({kind, x_index, axis, velocity});
     names_.push_back(std::move(name));
     units_.push_back(std::move(unit));
   };
-  for (const model::Body& body : model.bodies) {
+  for (const dynamics::Body& body : model.bodies) {
     const std::string prefix = "bodies." + body.name + ".";
-    if (body.joint.type == model::JointType::free) {
+    if (body.joint.type == dynamics::JointType::free) {
       const char* linear[] = {"north", "east", "down"};
       for (int i = 0; i < 3; ++i) add(Kind::additive, body.q_offset + i, 0, false, prefix + linear[i], "m");
       rotation_starts_.push_back(size());
@@ -74,13 +74,13 @@ StateChart::StateChart(const model::Model& model) : state_size_(model.state_size
       const char* angular[] = {"rot_x", "rot_y", "rot_z"};
       for (int i = 0; i < 3; ++i) add(Kind::rotation, body.q_offset, i, false, prefix + angular[i], "rad");
     } else if (body.joint.dof() == 1) {
-      const bool revolute = body.joint.type == model::JointType::revolute;
+      const bool revolute = body.joint.type == dynamics::JointType::revolute;
       add(Kind::additive, body.q_offset, 0, false, "joints." + body.joint.name + ".position", revolute ? "rad" : "m");
     }
   }
   first_velocity_ = size();
-  for (const model::Body& body : model.bodies) {
-    if (body.joint.type == model::JointType::free) {
+  for (const dynamics::Body& body : model.bodies) {
+    if (body.joint.type == dynamics::JointType::free) {
       // x holds V_WB_B = [ω; v]; Fossen order is [u v w p q r].
       const char* names[] = {"u", "v", "w", "p", "q", "r"};
       const int offsets[] = {3, 4, 5, 0, 1, 2};
@@ -88,7 +88,7 @@ StateChart::StateChart(const model::Model& model) : state_size_(model.state_size
         add(Kind::additive, body.v_offset + offsets[i], 0, true, "bodies." + body.name + "." + names[i],
             i < 3 ? "m/s" : "rad/s");
     } else if (body.joint.dof() == 1) {
-      const bool revolute = body.joint.type == model::JointType::revolute;
+      const bool revolute = body.joint.type == dynamics::JointType::revolute;
       add(Kind::additive, body.v_offset, 0, true, "joints." + body.joint.name + ".velocity", revolute ? "rad/s" : "m/s");
     }
   }

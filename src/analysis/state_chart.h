@@ -1,6 +1,6 @@
 // Minimal coordinates z of a model's state around a reference state x_ref (linearize.h).
 //
-// The state x = [q; v; a] (model/model.h) holds each free body's attitude as a unit
+// The state x = [q; v; a] (dynamics/model.h) holds each free body's attitude as a unit
 // quaternion: 4 numbers for 3 degrees of freedom. z replaces it by a rotation vector, the
 // attitude perturbation in body axes on the right of the reference:
 //   q_WB = q_WB,ref ⊗ Exp(δθ),   Exp(δθ) = [cos(|δθ|/2), sin(|δθ|/2)·δθ/|δθ|]            (1)
@@ -25,13 +25,13 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::analysis {
 
 class StateChart {
  public:
-  explicit StateChart(const model::Model& model);
+  explicit StateChart(const dynamics::Model& model);
 
   int size() const { return static_cast<int>(coordinates_.size()); }
   int state_size() const { return state_size_; }

@@ -13,12 +13,12 @@
 
 namespace uwsim::analysis {
 
-using scenario::VariableKind;
-using scenario::VariableRef;
+using analysis::VariableKind;
+using analysis::VariableRef;
 
 namespace {
 
-std::vector<Variable> resolve_all(const model::Model& model, const std::vector<VariableRef>& refs) {
+std::vector<Variable> resolve_all(const dynamics::Model& model, const std::vector<VariableRef>& refs) {
   std::vector<Variable> out;
   for (const VariableRef& ref : refs) {
     std::string why;
@@ -34,16 +34,16 @@ void add_once(std::vector<VariableRef>& list, const VariableRef& v) {
 }
 
 // The tree (root body) of every body a connector holds.
-std::vector<int> connected_trees(const model::Model& model) {
+std::vector<int> connected_trees(const dynamics::Model& model) {
   std::vector<int> roots;
-  for (const model::Connector& c : model.connectors) {
+  for (const dynamics::Connector& c : model.connectors) {
     roots.push_back(model.bodies[static_cast<std::size_t>(c.body_a)].root);
     if (c.body_b >= 0) roots.push_back(model.bodies[static_cast<std::size_t>(c.body_b)].root);
   }
   return roots;
 }
 
-void check_poseable(const model::Model& model, const std::vector<VariableRef>& unknowns) {
+void check_poseable(const dynamics::Model& model, const std::vector<VariableRef>& unknowns) {
   if (unknowns.empty())
     throw TrimError("nothing to solve for: give the unknowns (trim.unknowns in the scenario, or --unknown), "
                     "e.g. bodies.rov.pitch, bodies.rov.w, inputs.surge");
@@ -56,7 +56,7 @@ void check_poseable(const model::Model& model, const std::vector<VariableRef>& u
     int body = -1;
     if (v.kind == VariableKind::body) body = model.body_index(v.item);
     for (std::size_t b = 0; v.kind == VariableKind::joint && b < model.bodies.size(); ++b)
-      if (model.bodies[b].joint.name == v.item && model.bodies[b].joint.type != model::JointType::free) body = static_cast<int>(b);
+      if (model.bodies[b].joint.name == v.item && model.bodies[b].joint.type != dynamics::JointType::free) body = static_cast<int>(b);
     if (body < 0) continue;
     const int root = model.bodies[static_cast<std::size_t>(body)].root;
     if (std::find(trees.begin(), trees.end(), root) != trees.end())
@@ -68,7 +68,7 @@ void check_poseable(const model::Model& model, const std::vector<VariableRef>& u
 
 }  // namespace
 
-TrimResult trim(const model::Model& model, const TrimProblem& problem) {
+TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   check_poseable(model, problem.unknowns);
   std::vector<VariableRef> unknown_refs = problem.unknowns;
   std::vector<VariableRef> steady_refs = problem.steady.empty() ? default_steady(model) : problem.steady;
@@ -184,8 +184,8 @@ TrimResult trim(const model::Model& model, const TrimProblem& problem) {
   return out;
 }
 
-model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result) {
-  model::Model out = model;
+dynamics::Model with_trimmed_inputs(const dynamics::Model& model, const TrimResult& result) {
+  dynamics::Model out = model;
   for (const std::string& name : result.unknown_names) {
     if (!name.starts_with("inputs.")) continue;
     const int k = out.inputs.index_of(name.substr(7));

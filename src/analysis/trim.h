@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
-#include "scenario/trim_spec.h"
+#include "dynamics/model.h"
+#include "analysis/trim_spec.h"
 
 namespace uwsim::analysis {
 
@@ -44,8 +44,8 @@ class TrimError : public std::runtime_error {
 };
 
 struct TrimProblem {
-  std::vector<scenario::VariableRef> unknowns;
-  std::vector<scenario::VariableRef> steady;  // empty: default_steady (variables.h)
+  std::vector<analysis::VariableRef> unknowns;
+  std::vector<analysis::VariableRef> steady;  // empty: default_steady (variables.h)
   double time = 0.0;
   double tolerance = 1e-9;
   int max_iterations = 200;
@@ -66,10 +66,10 @@ struct TrimResult {
 
 // Throws TrimError for a problem it cannot pose (names that resolve to nothing, controllers,
 // connected bodies among the unknowns, no unknowns).
-TrimResult trim(const model::Model& model, const TrimProblem& problem);
+TrimResult trim(const dynamics::Model& model, const TrimProblem& problem);
 
 // The model with each channel that was an unknown made a constant at its trimmed value, so
 // that it sees the trim's inputs (what `sim linearize --trim` linearises).
-model::Model with_trimmed_inputs(const model::Model& model, const TrimResult& result);
+dynamics::Model with_trimmed_inputs(const dynamics::Model& model, const TrimResult& result);
 
 }  // namespace uwsim::analysis

@@ -8,8 +8,8 @@
 
 namespace uwsim::analysis {
 
-using scenario::VariableKind;
-using scenario::VariableRef;
+using analysis::VariableKind;
+using analysis::VariableRef;
 
 namespace {
 
@@ -46,18 +46,18 @@ double Variable::rate(const double* x, const double* xdot) const {
   }
 }
 
-std::optional<Variable> resolve(const model::Model& model, const VariableRef& ref, std::string& why) {
+std::optional<Variable> resolve(const dynamics::Model& model, const VariableRef& ref, std::string& why) {
   Variable v;
   v.ref = ref;
   switch (ref.kind) {
     case VariableKind::body: {
       const int b = model.body_index(ref.item);
-      if (b < 0 || model.bodies[static_cast<std::size_t>(b)].joint.type != model::JointType::free) {
+      if (b < 0 || model.bodies[static_cast<std::size_t>(b)].joint.type != dynamics::JointType::free) {
         why = b < 0 ? "no body named '" + ref.item + "'" : "body '" + ref.item + "' hangs from a joint";
         return std::nullopt;
       }
-      const model::Body& body = model.bodies[static_cast<std::size_t>(b)];
-      const int k = component_index(scenario::body_components(), ref.component);
+      const dynamics::Body& body = model.bodies[static_cast<std::size_t>(b)];
+      const int k = component_index(analysis::body_components(), ref.component);
       if (k < 3) {  // north east down
         v.index = v.rate_index = body.q_offset + k;
         v.unit = "m";
@@ -81,14 +81,14 @@ std::optional<Variable> resolve(const model::Model& model, const VariableRef& re
       return v;
     }
     case VariableKind::joint: {
-      for (const model::Body& body : model.bodies) {
-        if (body.joint.name != ref.item || body.joint.type == model::JointType::free) continue;
+      for (const dynamics::Body& body : model.bodies) {
+        if (body.joint.name != ref.item || body.joint.type == dynamics::JointType::free) continue;
         if (body.joint.dof() != 1) {
           why = "joint '" + ref.item + "' is fixed: it has no motion";
           return std::nullopt;
         }
         const bool position = ref.component == "position";
-        const std::string unit = body.joint.type == model::JointType::revolute ? "rad" : "m";
+        const std::string unit = body.joint.type == dynamics::JointType::revolute ? "rad" : "m";
         v.index = position ? body.q_offset : body.v_offset;
         v.rate_index = v.index;
         v.unit = position ? unit : unit + "/s";
@@ -128,10 +128,10 @@ std::optional<Variable> resolve(const model::Model& model, const VariableRef& re
   return std::nullopt;
 }
 
-std::vector<VariableRef> default_steady(const model::Model& model) {
+std::vector<VariableRef> default_steady(const dynamics::Model& model) {
   std::vector<VariableRef> out;
-  for (const model::Body& body : model.bodies) {
-    if (body.joint.type == model::JointType::free) {
+  for (const dynamics::Body& body : model.bodies) {
+    if (body.joint.type == dynamics::JointType::free) {
       for (const char* c : {"u", "v", "w", "p", "q", "r", "roll", "pitch"})
         out.push_back({VariableKind::body, body.name, c});
     } else if (body.joint.dof() == 1) {

@@ -1,4 +1,4 @@
-// The variables of the `trim` block (scenario/trim_spec.h) resolved against a model: where
+// The variables of the `trim` block (analysis/trim_spec.h) resolved against a model: where
 // each one's value lives (the state x or the channels' values u) and how its rate is read from
 // ẋ. Roll, pitch and yaw are ZYX Euler angles of the body's quaternion, with the Euler rates
 // [Fossen2011 eq. 2.29]
@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
-#include "scenario/trim_spec.h"
+#include "dynamics/model.h"
+#include "analysis/trim_spec.h"
 
 namespace uwsim::analysis {
 
 struct Variable {
-  scenario::VariableRef ref;
+  analysis::VariableRef ref;
   enum class Place { state, euler, channel } place = Place::state;
   int index = 0;       // state: its component of x; euler: the body's q_offset; channel: its index
   int axis = 0;        // euler: 0 roll, 1 pitch, 2 yaw
@@ -30,11 +30,11 @@ struct Variable {
 };
 
 // Returns nothing, with the reason in `why`, if `ref` names nothing in the model that has it.
-std::optional<Variable> resolve(const model::Model& model, const scenario::VariableRef& ref, std::string& why);
+std::optional<Variable> resolve(const dynamics::Model& model, const analysis::VariableRef& ref, std::string& why);
 
 // The steady set when the scenario gives none: every free body's u v w p q r, roll and pitch;
 // every revolute and prismatic joint's position and velocity; every thruster state.
-std::vector<scenario::VariableRef> default_steady(const model::Model& model);
+std::vector<analysis::VariableRef> default_steady(const dynamics::Model& model);
 
 // Sets the variables to `values` on top of (x_start, u_start): additive components directly,
 // each body's Euler angles together (those not set keep x_start's), channels in u.

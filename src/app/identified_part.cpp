@@ -80,7 +80,7 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
 
   YAML::Node root = YAML::Load(scenario.resolved_yaml);
   const auto& params = regressor.parameters();
-  const model::Model& model = regressor.model();
+  const dynamics::Model& model = regressor.model();
   const auto changed = [&](int first, int count) {
     for (int k = first; k < first + count; ++k)
       if (std::abs(theta[k] - prior[k]) > 1e-12 * (1.0 + std::abs(prior[k]))) return true;
@@ -88,7 +88,7 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
   };
   for (int k = 0; k < regressor.cols(); ++k) {
     const analysis::Parameter& p = params[static_cast<std::size_t>(k)];
-    const model::Body& body = model.bodies[static_cast<std::size_t>(p.body)];
+    const dynamics::Body& body = model.bodies[static_cast<std::size_t>(p.body)];
     if (p.kind == ParameterKind::inertial && p.component == 0 && changed(k, 10)) {
       const double m = theta[k];
       if (!(m > 0.0)) throw std::runtime_error("body '" + body.name + "' would have a mass of " + std::to_string(m) + " kg");

@@ -115,7 +115,7 @@ Record measurements(const SeriesFile& file, analysis::Regressor& reg, const Iden
   Record out;
   std::vector<const analysis::Series*> positions, drives;
   for (int r = 0; r < reg.rows(); ++r) {
-    const model::Joint& joint = reg.model().bodies[static_cast<std::size_t>(reg.joints()[static_cast<std::size_t>(r)])].joint;
+    const dynamics::Joint& joint = reg.model().bodies[static_cast<std::size_t>(reg.joints()[static_cast<std::size_t>(r)])].joint;
     const std::string pos = "joints/" + joint.name + "/position";
     const std::string drv = "joints/" + joint.name + (reg.has_motor(r) ? "/current" : "/effort");
     for (const std::string& name : {pos, drv}) {
@@ -297,7 +297,7 @@ int identify_arm(const IdentifyOptions& o) {
   } catch (const scenario::ScenarioError& e) {
     return report(e.diagnostics()), kBadInput;
   }
-  const model::Model model = model::build_model(sc);
+  const dynamics::Model model = model::build_model(sc);
   std::optional<analysis::Regressor> with, without;
   try {
     with.emplace(model, analysis::RegressorOptions{true, true});

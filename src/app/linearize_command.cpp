@@ -77,7 +77,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
 int linearize_scenario(const LinearizeOptions& options) {
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
   if (!scenario || !outputs_acceptable(options, *scenario)) return kBadInput;
-  const model::Model model = model::build_model(*scenario);
+  const dynamics::Model model = model::build_model(*scenario);
 
   analysis::OperatingPoint point;
   std::string description;
@@ -95,7 +95,7 @@ int linearize_scenario(const LinearizeOptions& options) {
       return kNoEquilibrium;
     }
     // Channels that were unknowns enter as constants at their trimmed values (analysis/trim.h).
-    const model::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
+    const dynamics::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
     point.time = scenario->trim.time;
     point.x = trimmed.x;
     description = "the trim solution";

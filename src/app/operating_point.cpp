@@ -22,11 +22,11 @@ std::optional<scenario::Scenario> load_or_report(const std::string& path, const 
 
 namespace {
 
-std::vector<scenario::VariableRef> parse_all(const std::vector<std::string>& names, const char* option) {
-  std::vector<scenario::VariableRef> out;
+std::vector<analysis::VariableRef> parse_all(const std::vector<std::string>& names, const char* option) {
+  std::vector<analysis::VariableRef> out;
   for (const std::string& name : names) {
     std::string why;
-    auto v = scenario::parse_variable(name, why);
+    auto v = analysis::parse_variable(name, why);
     if (!v) throw analysis::TrimError(std::string(option) + " " + name + ": " + why);
     out.push_back(*v);
   }
@@ -35,7 +35,7 @@ std::vector<scenario::VariableRef> parse_all(const std::vector<std::string>& nam
 
 class LastSample : public integrate::SampleSink {
  public:
-  LastSample(const model::Model& model, analysis::OperatingPoint& point) : model_(model), point_(point) {}
+  LastSample(const dynamics::Model& model, analysis::OperatingPoint& point) : model_(model), point_(point) {}
   void on_sample(double t, const double* x, const double*, const dynamics::Workspace& ws) override {
     point_.time = t;
     point_.x.assign(x, x + model_.state_size());
@@ -43,7 +43,7 @@ class LastSample : public integrate::SampleSink {
   }
 
  private:
-  const model::Model& model_;
+  const dynamics::Model& model_;
   analysis::OperatingPoint& point_;
 };
 
@@ -58,9 +58,9 @@ analysis::TrimProblem trim_problem(const scenario::Scenario& scenario, const std
   return problem;
 }
 
-SimulatedPoint simulate_to(const model::Model& model, const scenario::SimulationSpec& simulation, double time) {
+SimulatedPoint simulate_to(const dynamics::Model& model, const scenario::SimulationSpec& simulation, double time) {
   SimulatedPoint out;
-  integrate::Settings settings = integrate::settings_from(simulation);
+  integrate::Settings settings = scenario::integration_settings(simulation);
   settings.duration = time;
   LastSample sink(model, out.point);
   out.result = integrate::run(model, settings, sink);

@@ -30,7 +30,7 @@ struct SimulatedPoint {
   integrate::RunResult result;
   analysis::OperatingPoint point;
 };
-SimulatedPoint simulate_to(const model::Model& model, const scenario::SimulationSpec& simulation, double time);
+SimulatedPoint simulate_to(const dynamics::Model& model, const scenario::SimulationSpec& simulation, double time);
 
 // Writes `path` through a temporary file beside it, renamed over `path` once `write` has
 // returned: a failure or a kill leaves any previous file as it was and no partial one.

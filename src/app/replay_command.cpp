@@ -16,6 +16,7 @@
 #include "app/replay_scene.h"
 #include "embedded_replay.h"
 #include "scenario/load_scenario.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::app {
 namespace {
@@ -114,10 +115,10 @@ std::string rows_json(const std::vector<double>& values, std::size_t columns, co
 }
 
 std::string solid_json(const ReplaySolid& s) {
-  const Eigen::Quaterniond q(s.R_BS);
+  const spatial::Quat q = spatial::quaternion_from_rotation(s.R_BS);
   return std::string("{\"kind\":\"") + (s.kind == ReplaySolid::Kind::box ? "box" : "cylinder") + "\",\"size\":" +
-         vector_json(s.size) + ",\"center\":" + vector_json(s.center_B) + ",\"quaternion\":[" + number(q.w(), 8) + "," +
-         number(q.x(), 8) + "," + number(q.y(), 8) + "," + number(q.z(), 8) + "],\"source\":" + json_string(s.source) + "}";
+         vector_json(s.size) + ",\"center\":" + vector_json(s.center_B) + ",\"quaternion\":[" + number(q[0], 8) + "," +
+         number(q[1], 8) + "," + number(q[2], 8) + "," + number(q[3], 8) + "],\"source\":" + json_string(s.source) + "}";
 }
 
 std::string replace_once(std::string text, const std::string& marker, const std::string& with) {

@@ -63,20 +63,20 @@ ReplaySolid box_of_inertia(double mass, const Eigen::Matrix3d& inertia_Bcm_B, co
 
 ReplayScene scene_from_scenario(const std::string& resolved_yaml) {
   const scenario::Scenario spec = scenario::load_scenario_text(without_csv_channels(resolved_yaml), "scenario (stored in the result file)");
-  const model::Model model = model::build_model(spec);
+  const dynamics::Model model = model::build_model(spec);
 
   ReplayScene scene;
-  for (const model::Body& body : model.bodies) {
+  for (const dynamics::Body& body : model.bodies) {
     ReplayBody b;
     b.name = body.name;
     const auto found = std::find_if(spec.bodies.begin(), spec.bodies.end(),
-                                    [&](const scenario::BodySpec& s) { return s.name == body.name; });
-    const scenario::ShapeSpec* shape = found != spec.bodies.end() ? &found->shape : nullptr;
-    if (shape != nullptr && shape->kind == scenario::ShapeSpec::Kind::box) {
+                                    [&](const model::BodySpec& s) { return s.name == body.name; });
+    const model::ShapeSpec* shape = found != spec.bodies.end() ? &found->shape : nullptr;
+    if (shape != nullptr && shape->kind == model::ShapeSpec::Kind::box) {
       b.solid.kind = ReplaySolid::Kind::box;
       b.solid.size = shape->size;
       b.solid.center_B = shape->center_B;
-    } else if (shape != nullptr && shape->kind == scenario::ShapeSpec::Kind::cylinder) {
+    } else if (shape != nullptr && shape->kind == model::ShapeSpec::Kind::cylinder) {
       b.solid.kind = ReplaySolid::Kind::cylinder;
       b.solid.size = Eigen::Vector3d(shape->radius, shape->length, 0.0);
       b.solid.center_B = shape->center_B;
@@ -89,16 +89,16 @@ ReplayScene scene_from_scenario(const std::string& resolved_yaml) {
     scene.bodies.push_back(b);
   }
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
-    const model::Joint& joint = model.bodies[i].joint;
-    if (joint.type != model::JointType::revolute && joint.type != model::JointType::prismatic) continue;
+    const dynamics::Joint& joint = model.bodies[i].joint;
+    if (joint.type != dynamics::JointType::revolute && joint.type != dynamics::JointType::prismatic) continue;
     // The child frame C is X_JC after the joint frame J: J's origin and axis seen from C.
     const spatial::Pose X_CJ = joint.X_JC.inverse();
-    scene.joints.push_back({joint.name, static_cast<int>(i), joint.type == model::JointType::prismatic, X_CJ.p,
+    scene.joints.push_back({joint.name, static_cast<int>(i), joint.type == dynamics::JointType::prismatic, X_CJ.p,
                             (X_CJ.R * joint.axis_J).normalized()});
   }
   for (const actuation::Thruster& t : model.thrusters)
     scene.thrusters.push_back({t.name, t.body, t.p_BoT_B, t.axis_B});
-  for (const model::Connector& c : model.connectors) {
+  for (const dynamics::Connector& c : model.connectors) {
     scene.connectors.push_back({c.name, c.body_a, c.body_b, c.p_AK_A, c.X_BK.p});
   }
   return scene;

@@ -65,7 +65,7 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
 }
 
 // What the run would write and how many steps it would take, if either is absurd.
-std::optional<std::string> absurd_size(const model::Model& model, const integrate::Settings& settings) {
+std::optional<std::string> absurd_size(const dynamics::Model& model, const integrate::Settings& settings) {
   const double samples = std::floor(settings.duration * settings.output_rate) + 2.0;
   const double values = static_cast<double>(output::Recorder::values_per_sample(model));
   const double bytes = samples * values * sizeof(double);
@@ -106,8 +106,8 @@ int run_scenario(const RunOptions& options) {
     return kBadInput;
   }
   for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-  const model::Model model = model::build_model(scenario);
-  const integrate::Settings settings = integrate::settings_from(scenario.simulation);
+  const dynamics::Model model = model::build_model(scenario);
+  const integrate::Settings settings = scenario::integration_settings(scenario.simulation);
   if (!options.force) {
     if (const auto problem = absurd_size(model, settings)) {
       spdlog::error("{}: {}", options.scenario_path, *problem);
@@ -159,7 +159,7 @@ int run_scenario(const RunOptions& options) {
     // The stops and connectors are critically damped at ω (double eigenvalue −ω): rk4 is stable
     // for ω·step up to about 2.8 (its real stability interval); warn with some margin.
     bool has_stops = false;
-    for (const model::Body& body : model.bodies)
+    for (const dynamics::Body& body : model.bodies)
       has_stops = has_stops || std::isfinite(body.joint.lower) || std::isfinite(body.joint.upper) || body.joint.friction > 0.0;
     if (has_stops && model.limit_frequency * settings.step > 2.0)
       spdlog::warn("compliance.limit_frequency ({:.4g} Hz) is too stiff for a {} s rk4 step (ω·step > 2): joint stops "

@@ -48,14 +48,14 @@ std::optional<std::size_t> item_index(const YAML::Node& root, const std::string&
 
 // --set arguments that put the trim's state (and its unknown channels' values) into the
 // resolved scenario as its initial state. Items are addressed by index: names may hold '.'.
-std::vector<std::string> initial_state_overrides(const scenario::Scenario& scenario, const model::Model& model,
+std::vector<std::string> initial_state_overrides(const scenario::Scenario& scenario, const dynamics::Model& model,
                                                  const analysis::TrimResult& result) {
   const YAML::Node root = YAML::Load(scenario.resolved_yaml);
   const std::vector<double>& x = result.x;
   // A name of its own, so that running it does not replace the original's result file.
   std::vector<std::string> out = {"name=" + scenario.name + "_trimmed"};
-  for (const model::Body& body : model.bodies) {
-    if (body.joint.type != model::JointType::free) continue;
+  for (const dynamics::Body& body : model.bodies) {
+    if (body.joint.type != dynamics::JointType::free) continue;
     const auto index = item_index(root, "bodies", body.name);
     if (!index) throw std::runtime_error("body '" + body.name + "' not found in the resolved scenario");
     const double* q = x.data() + body.q_offset;
@@ -64,9 +64,9 @@ std::vector<std::string> initial_state_overrides(const scenario::Scenario& scena
                   ", quaternion: " + list({q[3], q[4], q[5], q[6]}) +
                   ", velocity: " + list({v[3], v[4], v[5], v[0], v[1], v[2]}) + "}");
   }
-  for (const scenario::JointSpec& joint : scenario.joints) {
-    if (joint.type == scenario::JointType::fixed) continue;
-    for (const model::Body& body : model.bodies)
+  for (const model::JointSpec& joint : scenario.joints) {
+    if (joint.type == model::JointType::fixed) continue;
+    for (const dynamics::Body& body : model.bodies)
       if (body.joint.name == joint.name && body.joint.dof() == 1)
         out.push_back(joint.key_path + ".initial={position: " + exact_number(x[static_cast<std::size_t>(body.q_offset)]) +
                       ", velocity: " + exact_number(x[static_cast<std::size_t>(body.v_offset)]) + "}");
@@ -104,7 +104,7 @@ std::string schema_modeline(const std::string& input, const fs::path& output) {
   return "# yaml-language-server: $schema=" + target + "\n";
 }
 
-void write_trimmed_scenario(const TrimOptions& options, const scenario::Scenario& scenario, const model::Model& model,
+void write_trimmed_scenario(const TrimOptions& options, const scenario::Scenario& scenario, const dynamics::Model& model,
                             const analysis::TrimResult& result, const fs::path& path) {
   const scenario::Scenario trimmed =
       scenario::load_scenario_text(scenario.resolved_yaml, scenario.source_path,
@@ -137,8 +137,8 @@ struct Stability {
   double largest = 0.0;
 };
 
-Stability stability_of(const model::Model& model, const scenario::Scenario& scenario, const analysis::TrimResult& r) {
-  const model::Model trimmed = analysis::with_trimmed_inputs(model, r);
+Stability stability_of(const dynamics::Model& model, const scenario::Scenario& scenario, const analysis::TrimResult& r) {
+  const dynamics::Model trimmed = analysis::with_trimmed_inputs(model, r);
   analysis::OperatingPoint point;
   point.time = scenario.trim.time;
   point.x = r.x;
@@ -197,7 +197,7 @@ void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analys
 int trim_scenario(const TrimOptions& options) {
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
   if (!scenario) return kBadInput;
-  const model::Model model = model::build_model(*scenario);
+  const dynamics::Model model = model::build_model(*scenario);
   if (options.scenario_output) {
     std::error_code ec;
     if (fs::equivalent(*options.scenario_output, options.scenario_path, ec)) {

@@ -72,11 +72,11 @@ int validate_scenarios(const std::vector<std::string>& paths, const std::vector<
       const scenario::Scenario scenario =
           part ? load_part(path, overrides) : scenario::load_scenario(path, overrides);
       for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-      const model::Model model = model::build_model(scenario);  // what `run` would build next
+      const dynamics::Model model = model::build_model(scenario);  // what `run` would build next
       if (!quiet) {
         const std::size_t bodies = model.bodies.size(), joints = scenario.joints.size();
         int constrained = 0;  // rows of the connectors (redundant ones included)
-        for (const model::Connector& c : model.connectors) constrained += c.rows();
+        for (const dynamics::Connector& c : model.connectors) constrained += c.rows();
         std::printf("%s: valid%s (%zu %s, %zu %s, %zu %s, %d velocity coordinates, %d connector rows)\n", path.c_str(),
                     part ? " part" : "", bodies, bodies == 1 ? "body" : "bodies", joints, joints == 1 ? "joint" : "joints",
                     model.connectors.size(), model.connectors.size() == 1 ? "connector" : "connectors", model.nv, constrained);

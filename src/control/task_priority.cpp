@@ -30,8 +30,8 @@ TaskJacobian end_effector_jacobian(const spatial::Pose& X_BE, const spatial::Pos
 
 Vec6 end_effector_error(const spatial::Pose& X_WE, const Vec3& p_WEd_W, const spatial::Quat& q_WEd) {
   // q_WE from R_WE, then q̃ = q_WE* ⊗ q_WEd on the short side: (2).
-  const Eigen::Quaterniond q(X_WE.R);
-  const spatial::Quat q_EW(q.w(), -q.x(), -q.y(), -q.z());
+  const spatial::Quat q = spatial::quaternion_from_rotation(X_WE.R);
+  const spatial::Quat q_EW(q[0], -q[1], -q[2], -q[3]);
   spatial::Quat q_err = quaternion_product(q_EW, q_WEd.normalized());
   if (q_err[0] < 0.0) q_err = -q_err;
   Vec6 e;

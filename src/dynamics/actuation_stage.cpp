@@ -3,11 +3,11 @@
 
 namespace uwsim::dynamics {
 
-void sample_inputs(const model::Model& model, double t, double schedule_time, Workspace& ws) {
+void sample_inputs(const dynamics::Model& model, double t, double schedule_time, Workspace& ws) {
   model.inputs.sample(t, schedule_time, ws.inputs.data());
 }
 
-void add_thruster_wrenches(const model::Model& model, const double* x, Workspace& ws) {
+void add_thruster_wrenches(const dynamics::Model& model, const double* x, Workspace& ws) {
   for (std::size_t i = 0; i < model.thrusters.size(); ++i) {
     const actuation::Thruster& thruster = model.thrusters[i];
     BodyState& body = ws.bodies[static_cast<std::size_t>(thruster.body)];
@@ -25,17 +25,17 @@ void add_thruster_wrenches(const model::Model& model, const double* x, Workspace
   }
 }
 
-void add_controller_wrenches(const model::Model& model, Workspace& ws) {
+void add_controller_wrenches(const dynamics::Model& model, Workspace& ws) {
   for (std::size_t i = 0; i < model.controllers.size(); ++i) {
-    const model::Controller& c = model.controllers[i];
-    const bool wrench = c.kind == model::ControllerKind::pose_pd || c.kind == model::ControllerKind::base_control;
+    const dynamics::Controller& c = model.controllers[i];
+    const bool wrench = c.kind == dynamics::ControllerKind::pose_pd || c.kind == dynamics::ControllerKind::base_control;
     if (!wrench || !c.applies_wrench) continue;
     const Vec6 tau_B = ws.controllers[i].output.head<6>();
     ws.bodies[static_cast<std::size_t>(c.body)].F_Bo_B += spatial::from_fossen_order(tau_B);
   }
 }
 
-void write_actuator_rates(const model::Model& model, const Workspace& ws, double* xdot) {
+void write_actuator_rates(const dynamics::Model& model, const Workspace& ws, double* xdot) {
   for (std::size_t i = 0; i < model.thrusters.size(); ++i) {
     const int k = model.thrusters[i].state_index;
     if (k >= 0) xdot[k] = ws.thrusters[i].lag_rate;

@@ -4,7 +4,7 @@
 //               ([Nielsen2018] eq. 9: F = t·τ at p, plus the reaction torque), after the
 //               fluid forces of the body-forces stage
 //   controllers the held wrench of each pose_pd or base_control that drives its body directly (no allocation
-//               takes it), [X Y Z K M N] about Bo in B, added to that body (model/controller.h)
+//               takes it), [X Y Z K M N] about Bo in B, added to that body (dynamics/controller.h)
 //   rates       d/dt of the actuator states (thruster spin-up lags) into xdot
 // Joint actuators read the channels in the articulated-body stage (joint_forces.h).
 #pragma once
@@ -13,10 +13,10 @@
 
 namespace uwsim::dynamics {
 
-void sample_inputs(const model::Model& model, double t, double schedule_time, Workspace& ws);
+void sample_inputs(const dynamics::Model& model, double t, double schedule_time, Workspace& ws);
 // Needs the kinematics (the bodies' velocities relative to the water) and the inputs.
-void add_thruster_wrenches(const model::Model& model, const double* x, Workspace& ws);
-void add_controller_wrenches(const model::Model& model, Workspace& ws);
-void write_actuator_rates(const model::Model& model, const Workspace& ws, double* xdot);
+void add_thruster_wrenches(const dynamics::Model& model, const double* x, Workspace& ws);
+void add_controller_wrenches(const dynamics::Model& model, Workspace& ws);
+void write_actuator_rates(const dynamics::Model& model, const Workspace& ws, double* xdot);
 
 }  // namespace uwsim::dynamics

@@ -5,12 +5,11 @@
 
 namespace uwsim::dynamics {
 
-using model::JointType;
 
 namespace {
 
 // Pass 2 for one body: articulated inertia and bias, handed to the parent.
-void articulate(const model::Model& model, const model::Body& body, const double* x, BodyState& s,
+void articulate(const dynamics::Model& model, const dynamics::Body& body, const double* x, BodyState& s,
                 Workspace& ws) {
   if (body.parent < 0 && body.joint.dof() != 1) return;  // free root, or fixed to the world
   // IA is not needed after this pass (pass 3 uses U, D, u): reduce it in place to Ia.
@@ -40,7 +39,7 @@ void articulate(const model::Model& model, const model::Body& body, const double
 }
 
 // Pass 3 for one body: its spatial acceleration and joint acceleration.
-void accelerate(const model::Body& body, BodyState& s, const Workspace& ws) {
+void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   if (body.joint.type == JointType::free) {
     // A lone body's articulated inertia is its own constant M: use the inverse built once.
     s.A_WB_B = body.has_children ? Vec6(-spatial::solve_spd6(s.IA, s.pA)) : Vec6(-body.M_inv_B * s.pA);
@@ -57,7 +56,7 @@ void accelerate(const model::Body& body, BodyState& s, const Workspace& ws) {
 
 }  // namespace
 
-void articulated_body_accelerations(const model::Model& model, const double* x, Workspace& ws) {
+void articulated_body_accelerations(const dynamics::Model& model, const double* x, Workspace& ws) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     BodyState& s = ws.bodies[b];
     s.IA = model.bodies[b].M_B;

@@ -18,6 +18,6 @@
 
 namespace uwsim::dynamics {
 
-void articulated_body_accelerations(const model::Model& model, const double* x, Workspace& ws);
+void articulated_body_accelerations(const dynamics::Model& model, const double* x, Workspace& ws);
 
 }  // namespace uwsim::dynamics

@@ -3,10 +3,9 @@
 
 namespace uwsim::dynamics {
 
-using model::JointType;
 
-void articulated_response(const model::Model& model, int root, Workspace& ws) {
-  const model::Body& root_body = model.bodies[static_cast<std::size_t>(root)];
+void articulated_response(const dynamics::Model& model, int root, Workspace& ws) {
+  const dynamics::Body& root_body = model.bodies[static_cast<std::size_t>(root)];
   const int end = root_body.tree_end;
   if (!root_body.has_children && root_body.joint.type == JointType::free) {  // a lone body
     BodyState& s = ws.bodies[static_cast<std::size_t>(root)];
@@ -15,7 +14,7 @@ void articulated_response(const model::Model& model, int root, Workspace& ws) {
   }
   for (int b = root; b < end; ++b) ws.bodies[static_cast<std::size_t>(b)].pA_extra = -ws.bodies[static_cast<std::size_t>(b)].f_extra;
   for (int b = end - 1; b >= root; --b) {  // pass 2
-    const model::Body& body = model.bodies[static_cast<std::size_t>(b)];
+    const dynamics::Body& body = model.bodies[static_cast<std::size_t>(b)];
     BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
     if (body.parent < 0 && body.joint.dof() != 1) continue;
     Vec6 pa = s.pA_extra;
@@ -29,7 +28,7 @@ void articulated_response(const model::Model& model, int root, Workspace& ws) {
     }
   }
   for (int b = root; b < end; ++b) {  // pass 3
-    const model::Body& body = model.bodies[static_cast<std::size_t>(b)];
+    const dynamics::Body& body = model.bodies[static_cast<std::size_t>(b)];
     BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
     if (body.joint.type == JointType::free) {
       s.dA = -spatial::solve_spd6(s.IA, s.pA_extra);

@@ -14,6 +14,6 @@
 
 namespace uwsim::dynamics {
 
-void articulated_response(const model::Model& model, int root, Workspace& ws);
+void articulated_response(const dynamics::Model& model, int root, Workspace& ws);
 
 }  // namespace uwsim::dynamics

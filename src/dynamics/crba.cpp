@@ -6,15 +6,15 @@ namespace uwsim::dynamics {
 namespace {
 
 // Motion subspace of a body's joint as 6 × dof columns.
-Eigen::Matrix<double, 6, Eigen::Dynamic> motion_subspace(const model::Body& body) {
-  if (body.joint.type == model::JointType::free) return Mat6::Identity();
+Eigen::Matrix<double, 6, Eigen::Dynamic> motion_subspace(const dynamics::Body& body) {
+  if (body.joint.type == dynamics::JointType::free) return Mat6::Identity();
   if (body.joint.dof() == 1) return body.joint.S_C;
   return Eigen::Matrix<double, 6, Eigen::Dynamic>(6, 0);
 }
 
 }  // namespace
 
-Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws) {
+Eigen::MatrixXd mass_matrix(const dynamics::Model& model, const Workspace& ws) {
   const std::size_t n = model.bodies.size();
   std::vector<Mat6> Ic(n);
   for (std::size_t b = 0; b < n; ++b) Ic[b] = model.bodies[b].M_B;
@@ -24,7 +24,7 @@ Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws) {
   }
   Eigen::MatrixXd H = Eigen::MatrixXd::Zero(model.nv, model.nv);
   for (std::size_t i = 0; i < n; ++i) {
-    const model::Body& body = model.bodies[i];
+    const dynamics::Body& body = model.bodies[i];
     const auto S_i = motion_subspace(body);
     if (S_i.cols() == 0) continue;
     const Eigen::Index row = body.v_offset - model.nq;
@@ -44,7 +44,7 @@ Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws) {
   return H;
 }
 
-Mat6 composite_inertia(const model::Model& model, const Workspace& ws, int root) {
+Mat6 composite_inertia(const dynamics::Model& model, const Workspace& ws, int root) {
   const auto r = static_cast<std::size_t>(root);
   const spatial::Pose X_RW = ws.bodies[r].X_WB.inverse();
   Mat6 Ic = Mat6::Zero();

@@ -16,12 +16,12 @@
 
 namespace uwsim::dynamics {
 
-Eigen::MatrixXd mass_matrix(const model::Model& model, const Workspace& ws);
+Eigen::MatrixXd mass_matrix(const dynamics::Model& model, const Workspace& ws);
 
 // The inertia of the tree rooted at body `root` as one rigid body at its current shape: the sum
 // of every body's M_RB + M_A carried to the root's frame, Ic_root = Σ ᴮX_rootᵀ M_B ᴮX_root
 // (spatial order, about the root's origin, in its frame). For a free root it is the upper-left
 // 6×6 block of H ([SverdrupThygeson2018] eq. 22, M₁₁). O(bodies of the tree), no allocation.
-Mat6 composite_inertia(const model::Model& model, const Workspace& ws, int root);
+Mat6 composite_inertia(const dynamics::Model& model, const Workspace& ws, int root);
 
 }  // namespace uwsim::dynamics

@@ -18,16 +18,16 @@ BodyMotion body_motion(const Mat3& R_WB, const Vec6& V_WB_B, const Vec3& current
   return m;
 }
 
-Vec6 rigid_body_coriolis(const model::Body& body, const BodyMotion& motion) {
+Vec6 rigid_body_coriolis(const dynamics::Body& body, const BodyMotion& motion) {
   return -cross_force(motion.V_WB_B, body.M_RB_B * motion.V_WB_B);
 }
 
-Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion) {
+Vec6 added_mass_coriolis(const dynamics::Body& body, const BodyMotion& motion) {
   return -cross_force(motion.V_rel_B, body.M_A_B * motion.V_rel_B) +
          body.M_A_B * motion.A_current_B;
 }
 
-Vec6 damping(const model::Body& body, const BodyMotion& motion) {
+Vec6 damping(const dynamics::Body& body, const BodyMotion& motion) {
   // ν_r at the centre of drag d: ω, v + ω × p_Bod; the wrench found there is moved back to Bo.
   const Vec3& p_Bod = body.p_BoBcd_B;
   const Vec3 w = spatial::angular(motion.V_rel_B);
@@ -37,7 +37,7 @@ Vec6 damping(const model::Body& body, const BodyMotion& motion) {
   return make_spatial(spatial::angular(F_d) + p_Bod.cross(spatial::linear(F_d)), spatial::linear(F_d));
 }
 
-Vec6 restoring(const model::Body& body, const Mat3& R_WB) {
+Vec6 restoring(const dynamics::Body& body, const Mat3& R_WB) {
   // R_WBᵀ e_z: the NED down direction in body axes.
   const Vec3 down_B = R_WB.row(2).transpose();
   return force_at_point(body.p_BoBcm_B, body.weight * down_B) +

@@ -12,7 +12,7 @@
 // Not modelled: off-diagonal damping, wave and free-surface effects, rotational currents.
 #pragma once
 
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::dynamics {
 
@@ -31,23 +31,23 @@ struct BodyMotion {
 BodyMotion body_motion(const Mat3& R_WB, const Vec6& V_WB_B, const Vec3& current_W);
 
 // −C_RB(ν)ν in spatial form: −V ×* (M_RB V)   (1)
-Vec6 rigid_body_coriolis(const model::Body& body, const BodyMotion& motion);
+Vec6 rigid_body_coriolis(const dynamics::Body& body, const BodyMotion& motion);
 
 // −C_A(ν_r)ν_r + M_A ν̇_c   (1)
-Vec6 added_mass_coriolis(const model::Body& body, const BodyMotion& motion);
+Vec6 added_mass_coriolis(const dynamics::Body& body, const BodyMotion& motion);
 
 // −C_RB(ν)ν − C_A(ν_r)ν_r + M_A ν̇_c   (1): the one Coriolis term of a body. In still water
 // ν_r = ν and ν̇_c = 0, so the two products are one: −V ×* ((M_RB + M_A) V), the step path's
 // common case (inline for it).
-inline Vec6 coriolis(const model::Body& body, const BodyMotion& motion, bool still_water) {
+inline Vec6 coriolis(const dynamics::Body& body, const BodyMotion& motion, bool still_water) {
   if (still_water) return -spatial::cross_force(motion.V_WB_B, body.M_B * motion.V_WB_B);
   return rigid_body_coriolis(body, motion) + added_mass_coriolis(body, motion);
 }
 
 // −D(ν_r)ν_r   (1), at the centre of drag, about Bo
-Vec6 damping(const model::Body& body, const BodyMotion& motion);
+Vec6 damping(const dynamics::Body& body, const BodyMotion& motion);
 
 // −g(η): weight W at the CG along +z_W, buoyancy B at the CB along −z_W   [Fossen2011 eq. 4.6]
-Vec6 restoring(const model::Body& body, const Mat3& R_WB);
+Vec6 restoring(const dynamics::Body& body, const Mat3& R_WB);
 
 }  // namespace uwsim::dynamics

@@ -5,7 +5,7 @@
 
 namespace uwsim::dynamics {
 
-double applied_effort(const model::Joint& joint, const actuation::JointActuation& actuation) {
+double applied_effort(const dynamics::Joint& joint, const actuation::JointActuation& actuation) {
   return std::clamp(joint.effort + actuation.drive, -joint.max_effort, joint.max_effort);
 }
 
@@ -19,12 +19,12 @@ double actuator_passive_force(const actuation::JointActuation& a, double qd, dou
   return force;
 }
 
-double passive_joint_force(const model::Joint& joint, double qd, double D, double omega) {
+double passive_joint_force(const dynamics::Joint& joint, double qd, double D, double omega) {
   if (joint.friction == 0.0) return -joint.damping * qd;
   return -joint.damping * qd - regularised_friction(joint.friction, qd, D, omega);
 }
 
-double limit_force(const model::Joint& joint, double q, double qd, double D, double omega) {
+double limit_force(const dynamics::Joint& joint, double q, double qd, double D, double omega) {
   if (q > joint.upper) return std::min(0.0, D * (-omega * omega * (q - joint.upper) - 2.0 * omega * qd));
   if (q < joint.lower) return std::max(0.0, D * (-omega * omega * (q - joint.lower) - 2.0 * omega * qd));
   return 0.0;

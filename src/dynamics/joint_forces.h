@@ -20,21 +20,21 @@
 //   the joint actually sees, so the limit is equally firm for a finger and a vehicle-sized link.
 #pragma once
 
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::dynamics {
 
 constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
 // `actuation`: the joint's actuator at this evaluation (JointActuator::actuation).
-double applied_effort(const model::Joint& joint, const actuation::JointActuation& actuation);
+double applied_effort(const dynamics::Joint& joint, const actuation::JointActuation& actuation);
 // Dry friction of magnitude `coulomb` ≥ 0 at rate qd, regularised: coulomb·tanh(q̇/ε) with
 // ε = max(kFrictionSpeedScale, coulomb/(D·ω)) (above). The one place both the joint's and a
 // motor's dry friction are regularised.
 double regularised_friction(double coulomb, double qd, double D, double omega);
 double actuator_passive_force(const actuation::JointActuation& actuation, double qd, double D, double omega);
 // Damping and friction; D and omega as for the limits.
-double passive_joint_force(const model::Joint& joint, double qd, double D, double omega);
-double limit_force(const model::Joint& joint, double q, double qd, double D, double omega);
+double passive_joint_force(const dynamics::Joint& joint, double qd, double D, double omega);
+double limit_force(const dynamics::Joint& joint, double q, double qd, double D, double omega);
 
 }  // namespace uwsim::dynamics

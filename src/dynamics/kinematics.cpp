@@ -5,12 +5,11 @@
 
 namespace uwsim::dynamics {
 
-using model::JointType;
 
-void compute_kinematics(const model::Model& model, const double* x, Workspace& ws) {
+void compute_kinematics(const dynamics::Model& model, const double* x, Workspace& ws) {
   const Vec3& current_W = model.environment.current_W;
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     BodyState& s = ws.bodies[b];
     Vec6 V_WB_B;
     if (body.joint.type == JointType::free) {
@@ -42,7 +41,7 @@ void compute_kinematics(const model::Model& model, const double* x, Workspace& w
   }
 }
 
-std::vector<Pose> world_poses(const model::Model& model, const std::vector<double>& x) {
+std::vector<Pose> world_poses(const dynamics::Model& model, const std::vector<double>& x) {
   Workspace ws(model);
   compute_kinematics(model, x.data(), ws);
   std::vector<Pose> X_WB(model.bodies.size());

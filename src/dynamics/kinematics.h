@@ -11,10 +11,10 @@
 
 namespace uwsim::dynamics {
 
-void compute_kinematics(const model::Model& model, const double* x, Workspace& ws);
+void compute_kinematics(const dynamics::Model& model, const double* x, Workspace& ws);
 
 // Every body's pose in the world for the state x (size model.state_size()): compute_kinematics
 // on a scratch Workspace, for the model builder and checks outside the step path (allocates).
-std::vector<spatial::Pose> world_poses(const model::Model& model, const std::vector<double>& x);
+std::vector<spatial::Pose> world_poses(const dynamics::Model& model, const std::vector<double>& x);
 
 }  // namespace uwsim::dynamics

@@ -9,19 +9,18 @@
 
 namespace uwsim::dynamics {
 
-using model::JointType;
 using spatial::Quat;
 
 namespace {
 
-void accumulate_body_forces(const model::Model& model, double schedule_time, Workspace& ws) {
+void accumulate_body_forces(const dynamics::Model& model, double schedule_time, Workspace& ws) {
   const bool still_water = model.environment.still_water();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     const BodyMotion& m = ws.bodies[b].motion;
     ws.bodies[b].F_Bo_B = coriolis(body, m, still_water) + damping(body, m) + restoring(body, m.R_WB);
   }
-  for (const model::AppliedForce& f : model.forces) {
+  for (const dynamics::AppliedForce& f : model.forces) {
     if (!f.active_at(schedule_time)) continue;
     BodyState& s = ws.bodies[static_cast<std::size_t>(f.body)];
     const Mat3& R_WB = s.motion.R_WB;
@@ -32,9 +31,9 @@ void accumulate_body_forces(const model::Model& model, double schedule_time, Wor
   }
 }
 
-void write_derivatives(const model::Model& model, const double* x, const Workspace& ws, double* xdot) {
+void write_derivatives(const dynamics::Model& model, const double* x, const Workspace& ws, double* xdot) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     const BodyState& s = ws.bodies[b];
     if (body.joint.type == JointType::free) {
       const Vec6& V = s.motion.V_WB_B;
@@ -52,7 +51,7 @@ void write_derivatives(const model::Model& model, const double* x, const Workspa
 
 }  // namespace
 
-void compute_kinematics_and_forces(const model::Model& model, double t, double schedule_time,
+void compute_kinematics_and_forces(const dynamics::Model& model, double t, double schedule_time,
                                    const double* x, Workspace& ws) {
   compute_kinematics(model, x, ws);
   sample_inputs(model, t, schedule_time, ws);
@@ -61,12 +60,12 @@ void compute_kinematics_and_forces(const model::Model& model, double t, double s
   add_controller_wrenches(model, ws);
 }
 
-void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
+void compute_kinematics_and_forces(const dynamics::Model& model, double schedule_time, const double* x,
                                    Workspace& ws) {
   compute_kinematics_and_forces(model, schedule_time, schedule_time, x, ws);
 }
 
-void evaluate(const model::Model& model, double t, double schedule_time, const double* x,
+void evaluate(const dynamics::Model& model, double t, double schedule_time, const double* x,
               double* xdot, Workspace& ws) {
   compute_kinematics_and_forces(model, t, schedule_time, x, ws);
   articulated_body_accelerations(model, x, ws);
@@ -75,13 +74,13 @@ void evaluate(const model::Model& model, double t, double schedule_time, const d
   write_actuator_rates(model, ws, xdot);
 }
 
-void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
+void evaluate(const dynamics::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws) {
   evaluate(model, schedule_time, schedule_time, x, xdot, ws);
 }
 
-void normalize_quaternions(const model::Model& model, double* x) {
-  for (const model::Body& body : model.bodies) {
+void normalize_quaternions(const dynamics::Model& model, double* x) {
+  for (const dynamics::Body& body : model.bodies) {
     if (body.joint.type != JointType::free) continue;
     Eigen::Map<Quat> q(x + body.q_offset + 3);
     q /= q.norm();

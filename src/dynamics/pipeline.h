@@ -2,14 +2,14 @@
 //   1. kinematics      poses and velocities of every body, velocities relative to the water
 //   1b. inputs         every command channel at the evaluation time (actuation_stage.h);
 //                      controllers are not evaluated here: their outputs are held between
-//                      samples (control/controller_set.h) and read like channels
+//                      samples (dynamics/controller_set.h) and read like channels
 //   2. body forces     rigid-body and added-mass Coriolis, damping, weight and buoyancy,
 //                      applied wrenches, thrusters, the held wrench of pose controllers —
 //                      everything on a body that is not M·a
 //   3. accelerations   articulated-body algorithm with M = M_RB + M_A inside the inertia
 //                      [Kolano eq. 2–3]; joint efforts, friction and limits enter here
 //   3b. connectors     Udwadia–Kalaba correction of those accelerations [Nielsen2018 eq. 19–20]
-//                      (constraints/connector_solver.h)
+//                      (dynamics/connector_solver.h)
 //   4. derivatives     ṗ = R_WB v, q̇ = ½ q ⊗ ω, joint q̇, the accelerations, and the rates
 //                      of the actuator states
 //
@@ -26,19 +26,19 @@ namespace uwsim::dynamics {
 // of the current smooth segment; see integrate/driver.h), which keeps f smooth within a
 // segment even when a trial step overshoots a switching time.
 // Input channels are sampled at `t`; those that jump choose their branch by schedule_time.
-void evaluate(const model::Model& model, double t, double schedule_time, const double* x,
+void evaluate(const dynamics::Model& model, double t, double schedule_time, const double* x,
               double* xdot, Workspace& ws);
 // The same with t = schedule_time.
-void evaluate(const model::Model& model, double schedule_time, const double* x, double* xdot,
+void evaluate(const dynamics::Model& model, double schedule_time, const double* x, double* xdot,
               Workspace& ws);
 
 // Stages 1–2 alone: what inverse dynamics and the mass matrix need (rnea.h, crba.h).
-void compute_kinematics_and_forces(const model::Model& model, double t, double schedule_time,
+void compute_kinematics_and_forces(const dynamics::Model& model, double t, double schedule_time,
                                    const double* x, Workspace& ws);
-void compute_kinematics_and_forces(const model::Model& model, double schedule_time, const double* x,
+void compute_kinematics_and_forces(const dynamics::Model& model, double schedule_time, const double* x,
                                    Workspace& ws);
 
 // Projects every free body's quaternion in x back to unit norm.
-void normalize_quaternions(const model::Model& model, double* x);
+void normalize_quaternions(const dynamics::Model& model, double* x);
 
 }  // namespace uwsim::dynamics

@@ -3,12 +3,11 @@
 
 namespace uwsim::dynamics {
 
-using model::JointType;
 
-void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vdot, Vec6* f, double* tau) {
-  const auto v_index = [&](const model::Body& b) { return static_cast<std::size_t>(b.v_offset - model.nq); };
+void inverse_dynamics(const dynamics::Model& model, Workspace& ws, const double* vdot, Vec6* f, double* tau) {
+  const auto v_index = [&](const dynamics::Body& b) { return static_cast<std::size_t>(b.v_offset - model.nq); };
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     BodyState& s = ws.bodies[b];
     if (body.joint.type == JointType::free) {
       s.A_WB_B = vdot ? Vec6(Eigen::Map<const Vec6>(vdot + v_index(body))) : Vec6::Zero();
@@ -20,7 +19,7 @@ void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vd
     f[b] = body.M_B * s.A_WB_B - s.F_Bo_B;
   }
   for (std::size_t b = model.bodies.size(); b-- > 0;) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     if (body.joint.type == JointType::free) Eigen::Map<Vec6>(tau + v_index(body)) = f[b];
     else if (body.joint.dof() == 1)  // plus a motor's armature and velocity-product torque
       tau[v_index(body)] = body.joint.S_C.dot(f[b]) + ws.bodies[b].actuator_bias +
@@ -29,7 +28,7 @@ void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vd
   }
 }
 
-Eigen::VectorXd inverse_dynamics(const model::Model& model, Workspace& ws, const Eigen::VectorXd& vdot) {
+Eigen::VectorXd inverse_dynamics(const dynamics::Model& model, Workspace& ws, const Eigen::VectorXd& vdot) {
   std::vector<Vec6> f(model.bodies.size());
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
   inverse_dynamics(model, ws, vdot.data(), f.data(), tau.data());

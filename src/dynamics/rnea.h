@@ -19,9 +19,9 @@
 namespace uwsim::dynamics {
 
 // v̇ and the result have Model::nv entries, ordered as the state's v block.
-Eigen::VectorXd inverse_dynamics(const model::Model& model, Workspace& ws, const Eigen::VectorXd& vdot);
+Eigen::VectorXd inverse_dynamics(const dynamics::Model& model, Workspace& ws, const Eigen::VectorXd& vdot);
 // The same with v̇ = `vdot` (nv entries, or null for v̇ = 0: the bias h(q, v)), `f` scratch of
 // model.bodies.size() entries and the result in `tau` (nv entries).
-void inverse_dynamics(const model::Model& model, Workspace& ws, const double* vdot, Vec6* f, double* tau);
+void inverse_dynamics(const dynamics::Model& model, Workspace& ws, const double* vdot, Vec6* f, double* tau);
 
 }  // namespace uwsim::dynamics

@@ -3,19 +3,19 @@
 
 #include <vector>
 
-#include "constraints/connector_solver.h"
+#include "dynamics/connector_solver.h"
 #include "dynamics/body_state.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::dynamics {
 
 struct Workspace {
-  explicit Workspace(const model::Model& model)
+  explicit Workspace(const dynamics::Model& model)
       : bodies(model.bodies.size()),
         inputs(model.inputs.channels.size() + static_cast<std::size_t>(model.control_slots), 0.0),
         thrusters(model.thrusters.size()), controllers(model.controllers.size()), connectors(model) {
     for (std::size_t i = 0; i < controllers.size(); ++i) {
-      const model::Controller::SignalSizes sizes = model.controllers[i].signal_sizes();
+      const dynamics::Controller::SignalSizes sizes = model.controllers[i].signal_sizes();
       controllers[i].setpoint.setZero(sizes.setpoint);
       controllers[i].error.setZero(sizes.error);
       controllers[i].output.setZero(sizes.output);
@@ -23,11 +23,11 @@ struct Workspace {
   }
   std::vector<BodyState> bodies;
   // The value of each channel (model order), then the held controller commands
-  // (model/controller.h): written by the driver at controller samples, read by every evaluation.
+  // (dynamics/controller.h): written by the driver at controller samples, read by every evaluation.
   std::vector<double> inputs;
   std::vector<actuation::ThrusterState> thrusters;    // command, shaft speed, thrust
-  std::vector<model::ControllerSignals> controllers;  // held between samples (controller.h)
-  constraints::ConnectorSolver connectors;
+  std::vector<dynamics::ControllerSignals> controllers;  // held between samples (controller.h)
+  dynamics::ConnectorSolver connectors;
 };
 
 }  // namespace uwsim::dynamics

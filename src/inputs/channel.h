@@ -37,7 +37,9 @@ namespace uwsim::inputs {
 
 enum class ChannelKind { constant, step, ramp, piecewise_linear, sine, fourier, quintic, csv, sum, scale };
 
-struct Channel {
+// A channel as a scenario gives it: plain data (a sum's or scale's operands are named by the
+// spec, model/actuation_spec.h, and resolved to indices in Channel).
+struct ChannelParameters {
   std::string name;
   std::string units;           // as the scenario states them, for the output file
   ChannelKind kind = ChannelKind::constant;
@@ -51,8 +53,12 @@ struct Channel {
   double offset = 0.0;                         // sine, fourier, scale
   std::vector<double> sine_coefficients;       // fourier a_k
   std::vector<double> cosine_coefficients;     // fourier b_k
-  std::vector<int> operands;                   // sum, scale: indices of other channels
   double gain = 1.0;                           // scale
+};
+
+// A channel of a model's InputSet.
+struct Channel : ChannelParameters {
+  std::vector<int> operands;                   // sum, scale: indices of other channels
 };
 
 // c(t) of a channel. `values` holds the already evaluated channels (the operands of sum and

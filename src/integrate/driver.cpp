@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 #include "integrate/state_check.h"
 
@@ -24,7 +24,7 @@ constexpr double kQuaternionDriftLimit = 1e-10;
 // The right-hand side as Odeint sees it, with the force schedule and the branches of jumping
 // input channels frozen for one segment.
 struct RightHandSide {
-  const model::Model* model;
+  const dynamics::Model* model;
   dynamics::Workspace* workspace;
   double schedule_time;
   void operator()(const StateVector& x, StateVector& xdot, double t) const {
@@ -34,7 +34,7 @@ struct RightHandSide {
 
 class Run {
  public:
-  Run(const model::Model& model, const Settings& settings, SampleSink& sink,
+  Run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
       const std::atomic<bool>* stop)
       : model_(model), settings_(settings), sink_(sink), stop_(stop), workspace_(model),
         controllers_(model), surface_(model), rhs_{&model, &workspace_, 0.0},
@@ -195,8 +195,8 @@ class Run {
   }
 
   bool quaternions_drifted(const StateVector& x) const {
-    for (const model::Body& body : model_.bodies) {
-      if (body.joint.type != model::JointType::free) continue;  // only free roots have quaternions
+    for (const dynamics::Body& body : model_.bodies) {
+      if (body.joint.type != dynamics::JointType::free) continue;  // only free roots have quaternions
       const double norm = Eigen::Map<const Eigen::Vector4d>(x.data() + body.q_offset + 3).norm();
       if (std::abs(norm - 1.0) > kQuaternionDriftLimit) return true;
     }
@@ -206,12 +206,12 @@ class Run {
   using Dopri5 = decltype(odeint::make_dense_output(
       1.0, 1.0, 1.0, odeint::runge_kutta_dopri5<StateVector>()));
 
-  const model::Model& model_;
+  const dynamics::Model& model_;
   const Settings& settings_;
   SampleSink& sink_;
   const std::atomic<bool>* stop_;
   dynamics::Workspace workspace_;
-  control::ControllerSet controllers_;
+  dynamics::ControllerSet controllers_;
   SurfaceWatch surface_;
   RightHandSide rhs_;
   StateVector x_, x_sample_, xdot_sample_;
@@ -226,19 +226,7 @@ class Run {
 
 }  // namespace
 
-Settings settings_from(const scenario::SimulationSpec& sim) {
-  Settings s;
-  s.method = sim.integrator == scenario::IntegratorKind::dopri5 ? Method::dopri5 : Method::rk4;
-  s.duration = sim.duration;
-  s.step = sim.step;
-  s.max_step = sim.max_step;
-  s.abs_tol = sim.abs_tol;
-  s.rel_tol = sim.rel_tol;
-  s.output_rate = sim.output_rate;
-  return s;
-}
-
-RunResult run(const model::Model& model, const Settings& settings, SampleSink& sink,
+RunResult run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
               const std::atomic<bool>* stop_requested) {
   Run run(model, settings, sink, stop_requested);
   return run.execute();

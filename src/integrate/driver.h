@@ -9,7 +9,7 @@
 // - The right-hand side is integrated in smooth segments between force switching times and
 //   channel jumps (Model::discontinuities) and controller sample times; the stepper restarts
 //   at each. At a segment end the controllers due there take their sample from the accepted
-//   state (control/controller_set.h), before the output sample at that time is written.
+//   state (dynamics/controller_set.h), before the output sample at that time is written.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
 //   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
 // - dopri5 stops with Outcome::diverged if its step shrinks below 1e-12·max(1, t).
@@ -22,25 +22,10 @@
 #include <vector>
 
 #include "dynamics/workspace.h"
-#include "model/model.h"
-#include "scenario/spec.h"
+#include "dynamics/model.h"
+#include "integrate/settings.h"
 
 namespace uwsim::integrate {
-
-enum class Method { rk4, dopri5 };
-
-struct Settings {
-  Method method = Method::rk4;
-  double duration = 10.0;     // s
-  double step = 1e-3;         // s: rk4 step; dopri5 first trial step
-  double max_step = 0.0;      // s: dopri5 step bound (0: none)
-  double abs_tol = 1e-8;
-  double rel_tol = 1e-8;
-  double output_rate = 50.0;  // Hz
-};
-
-// The integration settings a scenario's `simulation` section asks for.
-Settings settings_from(const scenario::SimulationSpec& simulation);
 
 // Receives the samples. `xdot` is f(t, x) at the sample, and `ws` holds that evaluation's
 // poses, velocities and accelerations of every body.
@@ -63,7 +48,7 @@ struct RunResult {
 // Runs from model.x0 at t = 0 to settings.duration. `stop_requested` (may be null) is polled
 // after every step; when it turns true the run ends with Outcome::interrupted after handing
 // the sink the state at that step.
-RunResult run(const model::Model& model, const Settings& settings, SampleSink& sink,
+RunResult run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
               const std::atomic<bool>* stop_requested = nullptr);
 
 }  // namespace uwsim::integrate

@@ -41,14 +41,14 @@ constexpr Component kPrismaticJoint[] = {
 };
 
 template <std::size_t N>
-std::optional<std::string> check(const model::Body& body, const Component (&components)[N], const double* x,
+std::optional<std::string> check(const dynamics::Body& body, const Component (&components)[N], const double* x,
                                  const DivergenceLimits& limits) {
   for (const Component& c : components) {
     const double value = x[(c.in_v ? body.v_offset : body.q_offset) + c.offset];
     const bool bad = !std::isfinite(value) || (c.limit && std::abs(value) > limits.*c.limit);
     if (!bad) continue;
     std::ostringstream out;
-    if (body.joint.type == model::JointType::free) out << "body '" << body.name << "': ";
+    if (body.joint.type == dynamics::JointType::free) out << "body '" << body.name << "': ";
     else out << "joint '" << body.joint.name << "' (body '" << body.name << "'): ";
     out << c.what << " = " << value;
     if (std::isfinite(value)) out << " exceeds " << limits.*c.limit;
@@ -59,26 +59,26 @@ std::optional<std::string> check(const model::Body& body, const Component (&comp
 
 }  // namespace
 
-std::optional<std::string> find_divergence(const model::Model& model, const double* x,
+std::optional<std::string> find_divergence(const dynamics::Model& model, const double* x,
                                            const DivergenceLimits& limits) {
-  for (const model::Body& body : model.bodies) {
+  for (const dynamics::Body& body : model.bodies) {
     std::optional<std::string> problem;
-    if (body.joint.type == model::JointType::free) problem = check(body, kFreeBody, x, limits);
-    else if (body.joint.type == model::JointType::revolute) problem = check(body, kRevoluteJoint, x, limits);
-    else if (body.joint.type == model::JointType::prismatic) problem = check(body, kPrismaticJoint, x, limits);
+    if (body.joint.type == dynamics::JointType::free) problem = check(body, kFreeBody, x, limits);
+    else if (body.joint.type == dynamics::JointType::revolute) problem = check(body, kRevoluteJoint, x, limits);
+    else if (body.joint.type == dynamics::JointType::prismatic) problem = check(body, kPrismaticJoint, x, limits);
     if (problem) return problem;
   }
   return std::nullopt;
 }
 
-std::optional<std::string> find_violated_connector(const model::Model& model, const dynamics::Workspace& ws,
+std::optional<std::string> find_violated_connector(const dynamics::Model& model, const dynamics::Workspace& ws,
                                                    const DivergenceLimits& limits) {
   for (std::size_t c = 0; c < model.connectors.size(); ++c) {
-    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const dynamics::ConnectorRows& rows = ws.connectors.rows(c);
     const bool apart = !(rows.distance <= limits.connector_distance);
     const bool twisted = !(rows.angle <= limits.connector_angle);
     if (!apart && !twisted) continue;
-    const model::Connector& con = model.connectors[c];
+    const dynamics::Connector& con = model.connectors[c];
     std::ostringstream out;
     out << "connector '" << con.name << "' (bodies '" << model.bodies[static_cast<std::size_t>(con.body_a)].name << "' and '"
         << (con.body_b >= 0 ? model.bodies[static_cast<std::size_t>(con.body_b)].name : std::string("world")) << "'): ";
@@ -89,7 +89,7 @@ std::optional<std::string> find_violated_connector(const model::Model& model, co
   return std::nullopt;
 }
 
-void SurfaceWatch::check(const model::Model& model, const dynamics::Workspace& ws, double t,
+void SurfaceWatch::check(const dynamics::Model& model, const dynamics::Workspace& ws, double t,
                          std::vector<std::string>& warnings) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const double z = ws.bodies[b].X_WB.p.z();

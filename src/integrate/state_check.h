@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
 namespace uwsim::integrate {
 
@@ -23,12 +23,12 @@ struct DivergenceLimits {
 };
 
 // The first offending value as "body 'rov': angular velocity q = nan", or nothing.
-std::optional<std::string> find_divergence(const model::Model& model, const double* x,
+std::optional<std::string> find_divergence(const dynamics::Model& model, const double* x,
                                            const DivergenceLimits& limits = {});
 
 // The first connector whose errors in the evaluation held by `ws` exceed the limits, as
 // "connector 'bolt' (bodies 'a' and 'b'): 0.0021 m apart", or nothing.
-std::optional<std::string> find_violated_connector(const model::Model& model, const dynamics::Workspace& ws,
+std::optional<std::string> find_violated_connector(const dynamics::Model& model, const dynamics::Workspace& ws,
                                                    const DivergenceLimits& limits = {});
 
 // The model has no free surface: a body above z = 0 still feels its whole buoyancy. Reports,
@@ -36,9 +36,9 @@ std::optional<std::string> find_violated_connector(const model::Model& model, co
 // rose above the surface (origin at z = -0.12 m) at t = 3.4 s: …"; checked at output samples.
 class SurfaceWatch {
  public:
-  explicit SurfaceWatch(const model::Model& model) : above_(model.bodies.size(), false) {}
+  explicit SurfaceWatch(const dynamics::Model& model) : above_(model.bodies.size(), false) {}
   // Appends a warning to `warnings` for each body that rises above z = 0 for the first time.
-  void check(const model::Model& model, const dynamics::Workspace& ws, double t, std::vector<std::string>& warnings);
+  void check(const dynamics::Model& model, const dynamics::Workspace& ws, double t, std::vector<std::string>& warnings);
 
  private:
   std::vector<bool> above_;

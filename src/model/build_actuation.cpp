@@ -4,6 +4,19 @@
 
 namespace uwsim::model {
 
+using dynamics::AppliedForce;
+using dynamics::Body;
+using dynamics::Connector;
+using dynamics::Controller;
+using dynamics::ControllerKind;
+using dynamics::Environment;
+using dynamics::Joint;
+using dynamics::Model;
+using spatial::Mat3;
+using spatial::Mat6;
+using spatial::Vec3;
+using spatial::Vec6;
+
 namespace {
 
 int channel_index(const inputs::InputSet& inputs, const std::string& name) {
@@ -14,15 +27,19 @@ int channel_index(const inputs::InputSet& inputs, const std::string& name) {
 
 }  // namespace
 
-inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec) {
+inputs::CommandSource command_source(const inputs::InputSet& inputs, const CommandSpec& spec) {
   inputs::CommandSource source;
   source.constant = spec.constant;
   if (!spec.channel.empty()) source.channel = channel_index(inputs, spec.channel);
   return source;
 }
 
-void build_actuation(const scenario::Scenario& scenario, Model& model) {
-  for (const scenario::InputSpec& spec : scenario.inputs) model.inputs.channels.push_back(spec.channel);
+void build_actuation(const Spec& scenario, Model& model) {
+  for (const InputSpec& spec : scenario.inputs) {
+    inputs::Channel channel;
+    static_cast<inputs::ChannelParameters&>(channel) = spec.channel;
+    model.inputs.channels.push_back(std::move(channel));
+  }
   for (std::size_t i = 0; i < scenario.inputs.size(); ++i) {
     for (const std::string& name : scenario.inputs[i].operand_names)
       model.inputs.channels[i].operands.push_back(channel_index(model.inputs, name));
@@ -35,7 +52,7 @@ void build_actuation(const scenario::Scenario& scenario, Model& model) {
   }
   for (Body& body : model.bodies) {
     if (body.joint.name.empty()) continue;
-    for (const scenario::JointSpec& spec : scenario.joints) {
+    for (const JointSpec& spec : scenario.joints) {
       if (spec.name != body.joint.name) continue;
       body.joint.actuator.kind = spec.actuator.kind;
       body.joint.actuator.command = command_source(model.inputs, spec.actuator.input);
@@ -45,8 +62,9 @@ void build_actuation(const scenario::Scenario& scenario, Model& model) {
   }
 
   // Actuator states follow [q; v].
-  for (const scenario::ThrusterSpec& spec : scenario.thrusters) {
-    actuation::Thruster thruster = spec.thruster;
+  for (const ThrusterSpec& spec : scenario.thrusters) {
+    actuation::Thruster thruster;
+    static_cast<actuation::ThrusterParameters&>(thruster) = spec.thruster;
     thruster.body = model.body_index(spec.body);
     if (thruster.body < 0) throw std::invalid_argument("build_model: no body named " + spec.body);
     thruster.command = command_source(model.inputs, spec.input);

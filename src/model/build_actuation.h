@@ -3,15 +3,15 @@
 // (model.h). Called by build_model once bodies, joints and forces are in place.
 #pragma once
 
-#include "model/model.h"
-#include "scenario/spec.h"
+#include "dynamics/model.h"
+#include "model/spec.h"
 
 namespace uwsim::model {
 
-void build_actuation(const scenario::Scenario& scenario, Model& model);
+void build_actuation(const Spec& scenario, dynamics::Model& model);
 
 // A command (a number or a channel by name) resolved against the model's channels; throws
 // std::invalid_argument for an unknown channel.
-inputs::CommandSource command_source(const inputs::InputSet& inputs, const scenario::CommandSpec& spec);
+inputs::CommandSource command_source(const inputs::InputSet& inputs, const CommandSpec& spec);
 
 }  // namespace uwsim::model

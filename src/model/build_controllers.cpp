@@ -7,9 +7,21 @@
 
 namespace uwsim::model {
 
+using dynamics::AppliedForce;
+using dynamics::Body;
+using dynamics::Connector;
+using dynamics::Controller;
+using dynamics::ControllerKind;
+using dynamics::Environment;
+using dynamics::Joint;
+using dynamics::Model;
+using spatial::Mat3;
+using spatial::Mat6;
+using spatial::Vec3;
+using spatial::Vec6;
+
 namespace {
 
-using scenario::ControllerType;
 
 int joint_body(const Model& model, const std::string& joint) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b)
@@ -25,7 +37,7 @@ int thruster_index(const Model& model, const std::string& name) {
 
 // task_priority: the chain from the free root to the end effector, as for inverse_kinematics;
 // line_of_sight: the bodies of its listed joints. Both: the base is the tree's root.
-void build_motion_control(const scenario::ControllerSpec& spec, const Model& model, Controller& c) {
+void build_motion_control(const ControllerSpec& spec, const Model& model, Controller& c) {
   c.body = model.body_index(spec.end_effector);
   if (c.body < 0) throw std::invalid_argument("build_model: no body named " + spec.end_effector);
   c.base = model.bodies[static_cast<std::size_t>(c.body)].root;
@@ -57,7 +69,7 @@ void build_motion_control(const scenario::ControllerSpec& spec, const Model& mod
   }
 }
 
-Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
+Controller build_one(const ControllerSpec& spec, const Model& model) {
   Controller c;
   c.name = spec.name;
   c.period = 1.0 / spec.rate;
@@ -97,7 +109,7 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
       c.damping = spec.damping;
       for (int k = 0; k < 3; ++k) c.position[k] = command_source(model.inputs, spec.position[k]);
       // The chain from the tree's root (a free body, or the world) to the end effector.
-      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != JointType::free;
+      for (int b = c.body; b >= 0 && model.bodies[static_cast<std::size_t>(b)].joint.type != dynamics::JointType::free;
            b = model.bodies[static_cast<std::size_t>(b)].parent) {
         c.chain.insert(c.chain.begin(), b);
         c.base = model.bodies[static_cast<std::size_t>(b)].parent;
@@ -124,23 +136,23 @@ Controller build_one(const scenario::ControllerSpec& spec, const Model& model) {
 
 }  // namespace
 
-void build_controllers(const scenario::Scenario& scenario, Model& model) {
+void build_controllers(const Spec& scenario, Model& model) {
   const int channels = static_cast<int>(model.inputs.channels.size());
   // A cascade's outer pid (named as another pid's setpoint) updates before its inner one.
-  const auto is_outer = [&](const scenario::ControllerSpec& spec) {
+  const auto is_outer = [&](const ControllerSpec& spec) {
     return spec.type == ControllerType::pid &&
-           std::any_of(scenario.controllers.begin(), scenario.controllers.end(), [&](const scenario::ControllerSpec& s) {
+           std::any_of(scenario.controllers.begin(), scenario.controllers.end(), [&](const ControllerSpec& s) {
              return s.type == ControllerType::pid && s.setpoint_controller == spec.name;
            });
   };
-  // The update order at a common sample (control/controller_set.h): wrench sources before the
+  // The update order at a common sample (dynamics/controller_set.h): wrench sources before the
   // allocations that take them, kinematic controllers before what follows them, pids last.
   for (ControllerType type : {ControllerType::pose_pd, ControllerType::line_of_sight, ControllerType::task_priority,
                               ControllerType::base_control, ControllerType::thrust_allocation,
                               ControllerType::inverse_kinematics, ControllerType::pid}) {
     for (bool outer_first : {true, false}) {
       if (type != ControllerType::pid && !outer_first) continue;
-      for (const scenario::ControllerSpec& spec : scenario.controllers) {
+      for (const ControllerSpec& spec : scenario.controllers) {
         if (spec.type != type || (type == ControllerType::pid && is_outer(spec) != outer_first)) continue;
         Controller c = build_one(spec, model);
         c.output_slot = model.control_slots;
@@ -152,7 +164,7 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
   }
   for (Controller& c : model.controllers) {
     if (c.kind == ControllerKind::pid) {
-      const scenario::ControllerSpec* spec = nullptr;
+      const ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
         if (s.name == c.name) spec = &s;
       if (c.feeds_pid) continue;  // a cascade's outer loop drives its inner pid, not the joint
@@ -178,7 +190,7 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
       if (actuator.kind == actuation::JointActuatorKind::none) actuator.kind = actuation::JointActuatorKind::effort;
       actuator.command = inputs::CommandSource{channels + c.output_slot, 0.0};
     } else if (c.kind == ControllerKind::base_control) {
-      const scenario::ControllerSpec* spec = nullptr;
+      const ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
         if (s.name == c.name) spec = &s;
       for (std::size_t i = 0; i < model.controllers.size(); ++i) {
@@ -188,7 +200,7 @@ void build_controllers(const scenario::Scenario& scenario, Model& model) {
       }
       if (c.source < 0) throw std::invalid_argument("build_model: no task_priority or line_of_sight named " + spec->input);
     } else if (c.kind == ControllerKind::thrust_allocation) {
-      const scenario::ControllerSpec* spec = nullptr;
+      const ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)
         if (s.name == c.name) spec = &s;
       for (std::size_t i = 0; i < model.controllers.size(); ++i) {

@@ -1,14 +1,14 @@
-// Builds the model's controllers from a scenario's `controllers` (model/controller.h): orders
+// Builds the model's controllers from a scenario's `controllers` (dynamics/controller.h): orders
 // them for update (pose_pd, thrust_allocation, inverse_kinematics, pid), gives each its command slots, and points
 // the joints and thrusters they drive at those slots. Called by build_model after
 // build_actuation.
 #pragma once
 
-#include "model/model.h"
-#include "scenario/spec.h"
+#include "dynamics/model.h"
+#include "model/spec.h"
 
 namespace uwsim::model {
 
-void build_controllers(const scenario::Scenario& scenario, Model& model);
+void build_controllers(const Spec& scenario, dynamics::Model& model);
 
 }  // namespace uwsim::model

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -15,6 +16,19 @@
 
 namespace uwsim::model {
 
+using dynamics::AppliedForce;
+using dynamics::Body;
+using dynamics::Connector;
+using dynamics::Controller;
+using dynamics::ControllerKind;
+using dynamics::Environment;
+using dynamics::Joint;
+using dynamics::Model;
+using spatial::Mat3;
+using spatial::Mat6;
+using spatial::Vec3;
+using spatial::Vec6;
+
 using spatial::Pose;
 
 namespace {
@@ -22,7 +36,7 @@ namespace {
 Pose rotation(const Mat3& R) { return {R, Vec3::Zero()}; }
 Pose translation(const Vec3& p) { return {Mat3::Identity(), p}; }
 
-Body build_body(const scenario::BodySpec& spec, const Environment& env) {
+Body build_body(const BodySpec& spec, const Environment& env) {
   Body body;
   body.name = spec.name;
   body.M_RB_B = spatial::rigid_body_inertia(spec.mass, spec.p_BoBcm_B, spec.inertia_Bcm_B);
@@ -39,9 +53,9 @@ Body build_body(const scenario::BodySpec& spec, const Environment& env) {
   return body;
 }
 
-// The three ways to place a joint (see scenario::JointPlacementSpec) as X_PJ, axis, X_JC.
-void place_joint(const scenario::JointPlacementSpec& p, Joint& joint) {
-  using Kind = scenario::JointPlacementSpec::Kind;
+// The three ways to place a joint (see JointPlacementSpec) as X_PJ, axis, X_JC.
+void place_joint(const JointPlacementSpec& p, Joint& joint) {
+  using Kind = JointPlacementSpec::Kind;
   const Vec3 z = Vec3::UnitZ(), x = Vec3::UnitX();
   switch (p.kind) {
     case Kind::origin:
@@ -62,17 +76,17 @@ void place_joint(const scenario::JointPlacementSpec& p, Joint& joint) {
   joint.X_PJ = Pose{spatial::rotation_rpy(p.mount_rpy), p.mount_xyz} * joint.X_PJ;
 }
 
-Joint build_joint(const scenario::JointSpec& spec) {
+Joint build_joint(const JointSpec& spec) {
   Joint joint;
   joint.name = spec.name;
-  joint.type = spec.type == scenario::JointType::revolute    ? JointType::revolute
-               : spec.type == scenario::JointType::prismatic ? JointType::prismatic
-                                                              : JointType::fixed;
+  joint.type = spec.type == JointType::revolute    ? dynamics::JointType::revolute
+               : spec.type == JointType::prismatic ? dynamics::JointType::prismatic
+                                                              : dynamics::JointType::fixed;
   place_joint(spec.placement, joint);
   // The joint's unit twist in J, carried rigidly to C: constant in C for these joints.
-  const Vec6 S_J = joint.type == JointType::revolute ? spatial::make_spatial(joint.axis_J, Vec3::Zero())
+  const Vec6 S_J = joint.type == dynamics::JointType::revolute ? spatial::make_spatial(joint.axis_J, Vec3::Zero())
                                                      : spatial::make_spatial(Vec3::Zero(), joint.axis_J);
-  joint.S_C = joint.type == JointType::fixed ? Vec6::Zero() : spatial::motion_to_child(joint.X_JC, S_J);
+  joint.S_C = joint.type == dynamics::JointType::fixed ? Vec6::Zero() : spatial::motion_to_child(joint.X_JC, S_J);
   for (int k = 0; k < 6; ++k) {
     if (joint.S_C[k] == 1.0 && (joint.S_C - Vec6::Unit(k)).isZero(0.0)) joint.S_index = k;
   }
@@ -88,8 +102,8 @@ Joint build_joint(const scenario::JointSpec& spec) {
 
 // Body indices in an order where every parent comes before its children: roots in file order,
 // each followed depth-first by its subtree (children in file order).
-std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
-                                    const std::map<std::string, const scenario::JointSpec*>& joint_of_child) {
+std::vector<std::size_t> tree_order(const Spec& scenario,
+                                    const std::map<std::string, const JointSpec*>& joint_of_child) {
   std::multimap<std::string, std::size_t> children;  // parent name → child body index
   std::map<std::string, std::size_t> index_of;
   for (std::size_t i = 0; i < scenario.bodies.size(); ++i) index_of[scenario.bodies[i].name] = i;
@@ -115,79 +129,46 @@ std::vector<std::size_t> tree_order(const scenario::Scenario& scenario,
   return order;
 }
 
-Connector build_connector(const scenario::ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
+// The connector's two bodies as indices (the second −1 for the world) and the pose of the
+// second in the first at the start, from the world poses X_WB of the initial state.
+struct ConnectorEnds {
+  int first = -1, second = -1;
+  Pose X_AB_start;
+};
+
+ConnectorEnds connector_ends(const ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
+  ConnectorEnds ends;
+  ends.first = model.body_index(spec.first);
+  ends.second = spec.second == "world" ? -1 : model.body_index(spec.second);
+  if (ends.first < 0 || (ends.second < 0 && spec.second != "world"))
+    throw std::invalid_argument(std::string("build_model: a connector names an unknown body: ") + spec.first + ", " + spec.second);
+  const Pose& X_WA = X_WB[static_cast<std::size_t>(ends.first)];
+  const Pose X_WBody = ends.second >= 0 ? X_WB[static_cast<std::size_t>(ends.second)] : Pose{};
+  ends.X_AB_start = X_WA.inverse() * X_WBody;
+  return ends;
+}
+
+Pose asked_relative_pose(const ConnectorSpec& spec) {
+  return Pose{spatial::rotation_rpy(spec.relative_rpy), spec.relative_xyz};
+}
+
+Connector build_connector(const ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
+  const ConnectorEnds ends = connector_ends(spec, model, X_WB);
   Connector c;
   c.name = spec.name;
-  c.type = spec.type == scenario::ConnectorType::ball ? ConnectorType::ball : ConnectorType::rigid;
-  c.body_a = model.body_index(spec.first);
-  c.body_b = spec.second == "world" ? -1 : model.body_index(spec.second);
-  if (c.body_a < 0 || (c.body_b < 0 && spec.second != "world"))
-    throw std::invalid_argument(std::string("build_model: a connector names an unknown body: ") + spec.first + ", " + spec.second);
+  c.type = spec.type == ConnectorType::ball ? dynamics::ConnectorType::ball : dynamics::ConnectorType::rigid;
+  c.body_a = ends.first;
+  c.body_b = ends.second;
   c.p_AK_A = spec.point_B;
   const Pose X_AK{Mat3::Identity(), spec.point_B};
-  const Pose X_WA = X_WB[static_cast<std::size_t>(c.body_a)];
-  const Pose X_WBody = c.body_b >= 0 ? X_WB[static_cast<std::size_t>(c.body_b)] : Pose{};
-  const Pose X_AB = spec.has_relative_pose ? Pose{spatial::rotation_rpy(spec.relative_rpy), spec.relative_xyz}
-                                           : X_WA.inverse() * X_WBody;
+  const Pose X_AB = spec.has_relative_pose ? asked_relative_pose(spec) : ends.X_AB_start;
   c.X_BK = X_AB.inverse() * X_AK;
   return c;
 }
 
-}  // namespace
-
-void Joint::expand_pose() {
-  const Mat3 K = spatial::skew(axis_J), K2 = K * K;
-  const Mat3& R_PJ = X_PJ.R;
-  C0 = R_PJ * X_JC.R;
-  d0 = R_PJ * X_JC.p;
-  C1.setZero(), C2.setZero(), d1.setZero(), d2.setZero(), slide.setZero();
-  if (type == JointType::revolute) {
-    C1 = R_PJ * K * X_JC.R, C2 = R_PJ * K2 * X_JC.R;
-    d1 = R_PJ * K * X_JC.p, d2 = R_PJ * K2 * X_JC.p;
-  } else if (type == JointType::prismatic) {
-    slide = R_PJ * axis_J;
-  }
-}
-
-spatial::Pose Joint::pose_in_parent(double q) const {
-  if (type == JointType::revolute) {
-    const double s = std::sin(q), versine = 1.0 - std::cos(q);
-    return {C0 + s * C1 + versine * C2, X_PJ.p + d0 + s * d1 + versine * d2};
-  }
-  const double shift = type == JointType::prismatic ? q : 0.0;
-  return {C0, X_PJ.p + d0 + shift * slide};
-}
-
-std::vector<double> Model::discontinuities() const {
-  std::vector<double> times;
-  for (const AppliedForce& f : forces) {
-    if (f.start > 0.0) times.push_back(f.start);
-    if (std::isfinite(f.stop)) times.push_back(f.stop);
-  }
-  const std::vector<double> input_times = inputs.discontinuities();
-  times.insert(times.end(), input_times.begin(), input_times.end());
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  return times;
-}
-
-int Model::body_index(const std::string& name) const {
-  for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (bodies[i].name == name) return static_cast<int>(i);
-  return -1;
-}
-
-std::vector<std::string> Model::joints_with_stiff_damping(double step) const {
-  std::vector<std::string> names;
-  for (const Body& body : bodies) {
-    if (body.joint.dof() != 1 || body.joint.damping == 0.0) continue;
-    const double own_inertia = body.joint.S_C.dot(body.M_B * body.joint.S_C);
-    if (body.joint.damping * step > 2.0 * own_inertia) names.push_back(body.joint.name);
-  }
-  return names;
-}
-
-Model build_model(const scenario::Scenario& scenario) {
+// The bodies, their joints and coordinates and the initial state: all the forward kinematics of
+// the initial state needs.
+Model build_tree(const Spec& scenario) {
   Model model;
   model.environment.gravity = scenario.environment.gravity;
   model.environment.water_density = scenario.environment.water_density;
@@ -196,20 +177,20 @@ Model build_model(const scenario::Scenario& scenario) {
   model.limit_frequency = 2.0 * M_PI * scenario.compliance.limit_frequency;
   model.constraint_frequency = 2.0 * M_PI * scenario.compliance.constraint_frequency;
 
-  std::map<std::string, const scenario::JointSpec*> joint_of_child;
-  for (const scenario::JointSpec& j : scenario.joints) joint_of_child[j.child] = &j;
+  std::map<std::string, const JointSpec*> joint_of_child;
+  for (const JointSpec& j : scenario.joints) joint_of_child[j.child] = &j;
 
   // Lay out bodies, then coordinates: all q first, then all v.
-  std::vector<const scenario::BodySpec*> specs;
+  std::vector<const BodySpec*> specs;
   for (std::size_t i : tree_order(scenario, joint_of_child)) {
-    const scenario::BodySpec& spec = scenario.bodies[i];
+    const BodySpec& spec = scenario.bodies[i];
     Body body = build_body(spec, model.environment);
     const auto it = joint_of_child.find(spec.name);
     if (it != joint_of_child.end()) {
       body.joint = build_joint(*it->second);
       body.parent = it->second->parent == "world" ? -1 : model.body_index(it->second->parent);
     }
-    const int nq = body.joint.type == JointType::free ? 7 : body.joint.dof();
+    const int nq = body.joint.type == dynamics::JointType::free ? 7 : body.joint.dof();
     if (nq > 0) body.q_offset = model.nq;
     model.nq += nq;
     model.bodies.push_back(std::move(body));
@@ -230,8 +211,8 @@ Model build_model(const scenario::Scenario& scenario) {
   model.x0.assign(static_cast<std::size_t>(model.state_size()), 0.0);
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
-    if (body.joint.type == JointType::free) {
-      const scenario::BodyInitialSpec& initial = specs[b]->initial;
+    if (body.joint.type == dynamics::JointType::free) {
+      const BodyInitialSpec& initial = specs[b]->initial;
       double* q = model.x0.data() + body.q_offset;
       const Eigen::Quaterniond q_WB = initial.q_WB.normalized();
       Eigen::Map<Vec3> p_WBo_W(q);
@@ -239,18 +220,25 @@ Model build_model(const scenario::Scenario& scenario) {
       q[3] = q_WB.w(), q[4] = q_WB.x(), q[5] = q_WB.y(), q[6] = q_WB.z();
       Eigen::Map<Vec6>(model.x0.data() + body.v_offset) = spatial::from_fossen_order(initial.nu_B);
     } else if (body.joint.dof() == 1) {
-      const scenario::JointSpec& joint = *joint_of_child.at(body.name);
+      const JointSpec& joint = *joint_of_child.at(body.name);
       model.x0[static_cast<std::size_t>(body.q_offset)] = joint.initial_position;
       model.x0[static_cast<std::size_t>(body.v_offset)] = joint.initial_velocity;
     }
   }
 
-  for (const scenario::ForceSpec& spec : scenario.forces) {
+  return model;
+}
+
+}  // namespace
+
+Model build_model(const Spec& scenario) {
+  Model model = build_tree(scenario);
+  for (const ForceSpec& spec : scenario.forces) {
     AppliedForce force;
     force.name = spec.name;
     force.body = model.body_index(spec.body);
     if (force.body < 0) throw std::invalid_argument("build_model: no body named " + spec.body);
-    force.in_world_frame = spec.frame == scenario::ForceFrame::world;
+    force.in_world_frame = spec.frame == ForceFrame::world;
     force.p_BoP_B = spec.point_B;
     force.force = spec.force;
     force.moment = spec.moment;
@@ -263,8 +251,31 @@ Model build_model(const scenario::Scenario& scenario) {
 
   // Connectors hold the relative pose of the start (or the one asked for).
   const std::vector<Pose> X_WB = dynamics::world_poses(model, model.x0);
-  for (const scenario::ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
+  for (const ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
   return model;
+}
+
+std::vector<ConnectorProblem> connector_pose_problems(const Spec& scenario, const std::vector<ConnectorSpec>& connectors) {
+  constexpr double kTolerance = 1e-6;  // m and rad
+  std::vector<ConnectorProblem> problems;
+  if (std::none_of(connectors.begin(), connectors.end(), [](const ConnectorSpec& c) { return c.has_relative_pose; }))
+    return problems;
+  const Model tree = build_tree(scenario);
+  const std::vector<Pose> X_WB = dynamics::world_poses(tree, tree.x0);
+  for (std::size_t i = 0; i < connectors.size(); ++i) {
+    const ConnectorSpec& c = connectors[i];
+    if (!c.has_relative_pose) continue;
+    const Pose X_AB_start = connector_ends(c, tree, X_WB).X_AB_start;
+    const Pose X_AB_asked = asked_relative_pose(c);
+    const double distance = (X_AB_start.p - X_AB_asked.p).norm();
+    const double angle = Eigen::AngleAxisd(X_AB_start.R.transpose() * X_AB_asked.R).angle();
+    if (distance <= kTolerance && angle <= kTolerance) continue;
+    char off[96];
+    std::snprintf(off, sizeof off, "%.3g m and %.3g rad", distance, angle);
+    problems.push_back({i, "the initial poses put '" + c.second + "' " + off + " away from this relative pose in '" + c.first +
+                               "'; expected them to agree within 1e-6 (place the bodies so, or leave relative_pose out to hold the initial relative pose)"});
+  }
+  return problems;
 }
 
 }  // namespace uwsim::model

@@ -7,11 +7,6 @@
 
 namespace uwsim::model {
 
-using scenario::Matrix3;
-using scenario::Matrix6;
-using scenario::ShapeSpec;
-using scenario::Vector3;
-using scenario::Vector6;
 
 namespace {
 

@@ -18,23 +18,23 @@
 // Not modelled: end effects, interaction between links, skin friction (K = 0 for a cylinder).
 #pragma once
 
-#include "scenario/spec.h"
+#include "model/spec.h"
 
 namespace uwsim::model {
 
-double shape_volume(const scenario::ShapeSpec& shape);
+double shape_volume(const ShapeSpec& shape);
 
 // Added mass at the body origin (moved from the shape centre), Fossen order.
-scenario::Matrix6 shape_added_mass(const scenario::ShapeSpec& shape, double mass, double water_density);
+Matrix6 shape_added_mass(const ShapeSpec& shape, double mass, double water_density);
 
 // Quadratic drag magnitudes acting at the shape centre, Fossen order.
-scenario::Vector6 shape_quadratic_drag(const scenario::ShapeSpec& shape, double water_density);
+Vector6 shape_quadratic_drag(const ShapeSpec& shape, double water_density);
 
 // Inertia of a homogeneous solid of this shape about its centre, body axes.
-scenario::Matrix3 homogeneous_inertia(const scenario::ShapeSpec& shape, double mass);
+Matrix3 homogeneous_inertia(const ShapeSpec& shape, double mass);
 
 // Moves a symmetric 6×6 Fossen-ordered inertia given about point c to the body origin:
 // Hᵀ(c)·M·H(c), H(c) = [1, −S(c); 0, 1]   [Fossen2011 Sec. 3.3]
-scenario::Matrix6 move_inertia_to_origin(const scenario::Matrix6& M_c, const scenario::Vector3& p_BoC_B);
+Matrix6 move_inertia_to_origin(const Matrix6& M_c, const Vector3& p_BoC_B);
 
 }  // namespace uwsim::model

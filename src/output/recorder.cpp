@@ -8,25 +8,24 @@ using spatial::Vec6;
 
 namespace {
 
-const char* joint_units(const model::Joint& joint, int derivative) {
+const char* joint_units(const dynamics::Joint& joint, int derivative) {
   static const char* revolute[] = {"rad", "rad/s", "rad/s^2", "N m"};
   static const char* prismatic[] = {"m", "m/s", "m/s^2", "N"};
-  return joint.type == model::JointType::prismatic ? prismatic[derivative] : revolute[derivative];
+  return joint.type == dynamics::JointType::prismatic ? prismatic[derivative] : revolute[derivative];
 }
 
 // Quaternion [w, x, y, z] of a rotation matrix, on the same side of the sphere as `previous`
 // so a link's quaternion series stays continuous (q and −q are the same attitude).
 spatial::Quat quaternion_of(const spatial::Mat3& R, const spatial::Quat& previous) {
-  const Eigen::Quaterniond q(R);
-  const spatial::Quat v(q.w(), q.x(), q.y(), q.z());
+  const spatial::Quat v = spatial::quaternion_from_rotation(R);
   return v.dot(previous) < 0 ? spatial::Quat(-v) : v;
 }
 
 }  // namespace
 
-Recorder::Recorder(const model::Model& model, Hdf5File& file) : Recorder(model, &file) {}
+Recorder::Recorder(const dynamics::Model& model, Hdf5File& file) : Recorder(model, &file) {}
 
-std::size_t Recorder::values_per_sample(const model::Model& model) {
+std::size_t Recorder::values_per_sample(const dynamics::Model& model) {
   return Recorder(model, nullptr).values_per_sample_;
 }
 
@@ -36,11 +35,11 @@ Hdf5File::SeriesId Recorder::declare(const std::string& path, int columns, const
   return file_ ? file_->add_series(path, columns, units, description, names) : 0;
 }
 
-Recorder::Recorder(const model::Model& model, Hdf5File* file)
+Recorder::Recorder(const dynamics::Model& model, Hdf5File* file)
     : model_(model), file_(file), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
   time_ = declare("/time", 1, "s", "simulated time of each sample");
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const model::Body& body = model.bodies[b];
+    const dynamics::Body& body = model.bodies[b];
     const std::string group = "/bodies/" + body.name + "/";
     BodySeries s;
     s.position = declare(group + "position", 3, "m", "body origin position in the NED world frame",
@@ -55,7 +54,7 @@ Recorder::Recorder(const model::Model& model, Hdf5File* file)
                                      "time derivative of the body-frame velocity components",
                                      {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
     bodies_.push_back(s);
-    if (body.joint.type == model::JointType::free || body.joint.dof() == 0) continue;
+    if (body.joint.type == dynamics::JointType::free || body.joint.dof() == 0) continue;
     const std::string jgroup = "/joints/" + body.joint.name + "/";
     JointSeries j;
     j.body = b;
@@ -90,7 +89,7 @@ Recorder::Recorder(const model::Model& model, Hdf5File* file)
     ts.thrust = declare(group + "thrust", 1, "N", "thrust along the thruster axis, after saturation");
     thrusters_.push_back(ts);
   }
-  for (const model::Connector& c : model.connectors) {
+  for (const dynamics::Connector& c : model.connectors) {
     const std::string group = "/connectors/" + c.name + "/";
     ConnectorSeries series;
     series.wrench = declare(group + "wrench", 6, "N, N m",
@@ -101,14 +100,14 @@ Recorder::Recorder(const model::Model& model, Hdf5File* file)
                                        {"position", "angle"});
     connectors_.push_back(series);
   }
-  for (const model::Controller& c : model.controllers) add_controller_series(c);
+  for (const dynamics::Controller& c : model.controllers) add_controller_series(c);
 }
 
-void Recorder::add_controller_series(const model::Controller& c) {
+void Recorder::add_controller_series(const dynamics::Controller& c) {
   const std::string group = "/controllers/" + c.name + "/";
   ControllerSeries series;
-  if (c.kind == model::ControllerKind::pid) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.body)].joint;
+  if (c.kind == dynamics::ControllerKind::pid) {
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.body)].joint;
     const bool velocity = c.pid.mode == control::PidMode::velocity;
     const char* units = joint_units(joint, velocity ? 1 : 0);
     series.setpoint = declare(group + "setpoint", 1, units, velocity ? "joint velocity setpoint at the last sample" : "joint position setpoint at the last sample");
@@ -117,14 +116,14 @@ void Recorder::add_controller_series(const model::Controller& c) {
       series.output = declare(group + "output", 1, "A", "held motor current command (after the controller's limit)");
     else
       series.output = declare(group + "output", 1, joint_units(joint, 3), "held joint effort command (after the controller's limit)");
-  } else if (c.kind == model::ControllerKind::pose_pd) {
+  } else if (c.kind == dynamics::ControllerKind::pose_pd) {
     series.setpoint = declare(group + "setpoint", 6, "m, rad", "pose setpoint: NED position and roll, pitch, yaw (ZYX)",
                                        {"north", "east", "down", "roll", "pitch", "yaw"});
     series.error = declare(group + "error", 6, "m, rad", "position error and attitude error (rotation vector), body frame",
                                     {"x", "y", "z", "roll", "pitch", "yaw"});
     series.output = declare(group + "output", 6, "N, N m", "held body wrench about the body origin, body frame",
                                      {"X", "Y", "Z", "K", "M", "N"});
-  } else if (c.kind == model::ControllerKind::inverse_kinematics) {
+  } else if (c.kind == dynamics::ControllerKind::inverse_kinematics) {
     std::vector<std::string> names;
     for (int k : c.joints) names.push_back(model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint.name);
     const char* frame = c.world_frame ? "in NED" : "in the arm's base body frame";
@@ -132,11 +131,11 @@ void Recorder::add_controller_series(const model::Controller& c) {
     series.error = declare(group + "error", 3, "m", std::string("setpoint minus the point at the joint setpoints, ") + frame, {"x", "y", "z"});
     series.output = declare(group + "output", static_cast<int>(names.size()), "rad or m",
                                      "joint position setpoints q_d (revolute rad, prismatic m)", names);
-  } else if (c.kind == model::ControllerKind::task_priority) {
+  } else if (c.kind == dynamics::ControllerKind::task_priority) {
     std::vector<std::string> names = {"u", "v", "w", "p", "q", "r"};
     std::string units = "m/s, m/s, m/s, rad/s, rad/s, rad/s";  // one per column
     for (int k : c.joints) {
-      const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint;
+      const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(k)])].joint;
       names.push_back(joint.name);
       units += std::string(", ") + joint_units(joint, 1);
     }
@@ -147,14 +146,14 @@ void Recorder::add_controller_series(const model::Controller& c) {
                                     {"north", "east", "down", "roll", "pitch", "yaw", "base_north", "base_east", "base_down"});
     series.output = declare(group + "output", 6 + static_cast<int>(c.joints.size()), units,
                                      "velocity references: the base's body-frame velocity, then each joint's rate (eq. 42)", names);
-  } else if (c.kind == model::ControllerKind::line_of_sight) {
+  } else if (c.kind == dynamics::ControllerKind::line_of_sight) {
     series.setpoint = declare(group + "setpoint", 3, "rad, m/s, 1", "LOS heading, commanded surge speed, active path segment (0 = the first)",
                                        {"heading", "speed", "segment"});
     series.error = declare(group + "error", 3, "m, rad, m/s", "cross-track error (+ starboard of the path), heading error, surge speed error",
                                     {"cross_track", "heading", "speed"});
     series.output = declare(group + "output", 6, "m/s^2, rad/s^2", "commanded base acceleration (eq. 40-41), base body frame",
                                      {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
-  } else if (c.kind == model::ControllerKind::base_control) {
+  } else if (c.kind == dynamics::ControllerKind::base_control) {
     series.setpoint = declare(group + "setpoint", 6, "m/s^2, rad/s^2", "commanded base acceleration a_b, base body frame",
                                        {"u_dot", "v_dot", "w_dot", "p_dot", "q_dot", "r_dot"});
     series.error = declare(group + "error", 6, "m/s, rad/s", "base velocity minus its reference (zero under a line_of_sight)",
@@ -190,12 +189,12 @@ void Recorder::on_sample(double t, const double* x, const double* xdot, const dy
 void Recorder::append_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) {
   file_->append(time_, &t);
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
-    const model::Body& body = model_.bodies[b];
+    const dynamics::Body& body = model_.bodies[b];
     const dynamics::BodyState& s = ws.bodies[b];
     const BodySeries& series = bodies_[b];
     file_->append(series.position, s.X_WB.p.data());
     // A free body's quaternion is its state (continuous sign); a link's comes from its pose.
-    const spatial::Quat q_WB = body.joint.type == model::JointType::free
+    const spatial::Quat q_WB = body.joint.type == dynamics::JointType::free
                                    ? spatial::Quat(Eigen::Map<const spatial::Quat>(x + body.q_offset + 3))
                                    : quaternion_of(s.X_WB.R, last_quaternion_[b]);
     last_quaternion_[b] = q_WB;
@@ -208,7 +207,7 @@ void Recorder::append_sample(double t, const double* x, const double* xdot, cons
     file_->append(series.acceleration, nu_dot.data());
   }
   for (const JointSeries& j : joints_) {
-    const model::Body& body = model_.bodies[j.body];
+    const dynamics::Body& body = model_.bodies[j.body];
     file_->append(j.position, x + body.q_offset);
     file_->append(j.velocity, x + body.v_offset);
     file_->append(j.acceleration, xdot + body.v_offset);
@@ -235,12 +234,12 @@ void Recorder::append_sample(double t, const double* x, const double* xdot, cons
     const spatial::Vec3 n = spatial::angular(F_Ao_A) - model_.connectors[c].p_AK_A.cross(f);
     const double wrench[6] = {f.x(), f.y(), f.z(), n.x(), n.y(), n.z()};
     file_->append(connectors_[c].wrench, wrench);
-    const constraints::ConnectorRows& rows = ws.connectors.rows(c);
+    const dynamics::ConnectorRows& rows = ws.connectors.rows(c);
     const double violation[2] = {rows.distance, rows.angle};
     file_->append(connectors_[c].violation, violation);
   }
   for (std::size_t i = 0; i < controllers_.size(); ++i) {
-    const model::ControllerSignals& signals = ws.controllers[i];
+    const dynamics::ControllerSignals& signals = ws.controllers[i];
     file_->append(controllers_[i].setpoint, signals.setpoint.data());
     file_->append(controllers_[i].error, signals.error.data());
     file_->append(controllers_[i].output, signals.output.data());

@@ -15,7 +15,7 @@
 //                                             point, in that body's frame
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
 //   /controllers/<name>/setpoint, error, output  what each controller holds since its last
-//                                sample (model/controller.h: ControllerSignals)
+//                                sample (dynamics/controller.h: ControllerSignals)
 // Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
 // the dynamics here and only here.
 #pragma once
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "integrate/driver.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 #include "output/hdf5_file.h"
 #include "spatial/rotation.h"
 
@@ -31,9 +31,9 @@ namespace uwsim::output {
 
 class Recorder : public integrate::SampleSink {
  public:
-  Recorder(const model::Model& model, Hdf5File& file);
+  Recorder(const dynamics::Model& model, Hdf5File& file);
   // How many values each sample writes (every dataset's columns), e.g. to project a run's size.
-  static std::size_t values_per_sample(const model::Model& model);
+  static std::size_t values_per_sample(const dynamics::Model& model);
   void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override;
 
   long samples() const { return samples_; }    // whole samples handed to the file
@@ -41,10 +41,10 @@ class Recorder : public integrate::SampleSink {
 
  private:
   void append_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws);
-  Recorder(const model::Model& model, Hdf5File* file);  // null: only counts the values
+  Recorder(const dynamics::Model& model, Hdf5File* file);  // null: only counts the values
   Hdf5File::SeriesId declare(const std::string& path, int columns, const std::string& units,
                              const std::string& description, const std::vector<std::string>& names = {});
-  void add_controller_series(const model::Controller& controller);
+  void add_controller_series(const dynamics::Controller& controller);
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
   };
@@ -58,7 +58,7 @@ class Recorder : public integrate::SampleSink {
     Hdf5File::SeriesId command, shaft_speed, thrust;
     bool has_shaft_speed;
   };
-  const model::Model& model_;
+  const dynamics::Model& model_;
   Hdf5File* file_;
   std::size_t values_per_sample_ = 0;
   long samples_ = 0;

@@ -31,7 +31,7 @@ bool check_channel(Reader& r, const Field& f, const std::vector<std::string>& ch
   return false;
 }
 
-void read_direction(Reader& r, Mapping& m, actuation::Thruster& t) {
+void read_direction(Reader& r, Mapping& m, actuation::ThrusterParameters& t) {
   const Field direction = m.get("direction");
   const Field angles = m.get("angles");
   if (direction.present() && angles.present()) {
@@ -55,7 +55,7 @@ void read_direction(Reader& r, Mapping& m, actuation::Thruster& t) {
   }
 }
 
-void read_thrust_table(Reader& r, const Field& f, actuation::Thruster& t) {
+void read_thrust_table(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
   Mapping m(r, f, {"forward", "reverse"});
   if (!m.ok()) return;
   const Field forward = m.get("forward"), reverse = m.get("reverse");
@@ -91,7 +91,7 @@ void read_thrust_table(Reader& r, const Field& f, actuation::Thruster& t) {
   }
 }
 
-void read_shaft_speed(Reader& r, const Field& f, actuation::Thruster& t) {
+void read_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
   Mapping m(r, f, {"power_law", "neutral", "dead_band", "table"});
   if (!m.ok()) return;
   const Field law = m.get("power_law"), table = m.get("table");
@@ -117,7 +117,7 @@ void read_shaft_speed(Reader& r, const Field& f, actuation::Thruster& t) {
     r.error(m.get("neutral"), "expected neutral + dead_band > 0: the power law a·u^(−b) needs u > 0");
 }
 
-void read_propeller(Reader& r, const Field& f, actuation::Thruster& t) {
+void read_propeller(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
   Mapping m(r, f, {"thrust_coefficient", "advance_coefficient", "shaft_speed"});
   if (!m.ok()) return;
   m.read("thrust_coefficient", t.thrust_coefficient, Sign::any, "N/(rad/s)^2", true);
@@ -130,7 +130,7 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
                            const std::vector<std::string>& channels,
                            std::map<std::string, std::string>& names) {
   ThrusterSpec spec;
-  actuation::Thruster& t = spec.thruster;
+  actuation::ThrusterParameters& t = spec.thruster;
   Mapping m(r, item, {"name", "body", "position", "direction", "angles", "input", "command_limits",
                       "model", "gain", "table", "propeller", "time_constant", "max_thrust",
                       "reaction_torque"});

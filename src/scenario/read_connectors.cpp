@@ -1,10 +1,7 @@
-// The `connectors` section: rigid and ball connectors between bodies (model/connector.h).
+// The `connectors` section: rigid and ball connectors between bodies (dynamics/connector.h).
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <map>
 
-#include "dynamics/kinematics.h"
 #include "model/build_model.h"
 #include "scenario/sections.h"
 
@@ -74,33 +71,6 @@ ConnectorSpec read_connector(Reader& r, const Field& f, const std::vector<std::s
   return c;
 }
 
-// A relative_pose the initial poses do not satisfy would make the connector yank the bodies
-// together at t = 0.
-void check_relative_poses(Reader& r, const Scenario& scenario, const std::vector<ConnectorSpec>& connectors,
-                          const std::vector<ConnectorSource>& sources) {
-  constexpr double kTolerance = 1e-6;  // m and rad
-  Scenario without_connectors = scenario;
-  without_connectors.connectors.clear();
-  const model::Model model = model::build_model(without_connectors);
-  const std::vector<spatial::Pose> X_WB = dynamics::world_poses(model, model.x0);
-  for (std::size_t i = 0; i < connectors.size(); ++i) {
-    const ConnectorSpec& c = connectors[i];
-    if (!c.has_relative_pose) continue;
-    const spatial::Pose& X_WA = X_WB[static_cast<std::size_t>(model.body_index(c.first))];
-    const spatial::Pose X_WBody = c.second == kWorld ? spatial::Pose{} : X_WB[static_cast<std::size_t>(model.body_index(c.second))];
-    const spatial::Pose X_AB_start = X_WA.inverse() * X_WBody;
-    const spatial::Pose X_AB_asked{spatial::rotation_rpy(c.relative_rpy), c.relative_xyz};
-    const double distance = (X_AB_start.p - X_AB_asked.p).norm();
-    const double angle = Eigen::AngleAxisd(X_AB_start.R.transpose() * X_AB_asked.R).angle();
-    if (distance <= kTolerance && angle <= kTolerance) continue;
-    char off[96];
-    std::snprintf(off, sizeof off, "%.3g m and %.3g rad", distance, angle);
-    std::string message = "the initial poses put '" + c.second + "' " + off + " away from this relative pose in '" + c.first +
-                          "'; expected them to agree within 1e-6 (place the bodies so, or leave relative_pose out to hold the initial relative pose)";
-    r.error(sources[i].relative_pose, message);
-  }
-}
-
 }  // namespace
 
 std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, const Scenario& scenario) {
@@ -113,7 +83,12 @@ std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, c
   std::map<std::string, std::string> names;
   std::vector<ConnectorSource> sources(items->size());
   for (std::size_t i = 0; i < items->size(); ++i) connectors.push_back(read_connector(reader, (*items)[i], known, names, sources[i]));
-  if (reader.diagnostics().empty()) check_relative_poses(reader, scenario, connectors, sources);
+  // A relative_pose the initial poses do not satisfy would make the connector yank the bodies
+  // together at t = 0: the model layer checks it (with the dynamics' forward kinematics), this
+  // reader reports it where the file wrote the relative_pose.
+  if (reader.diagnostics().empty())
+    for (const model::ConnectorProblem& p : model::connector_pose_problems(scenario, connectors))
+      reader.error(sources[p.connector].relative_pose, p.message);
   return connectors;
 }
 

@@ -43,13 +43,13 @@ std::string peek_type(const Field& item) {
   return type.IsDefined() && type.IsScalar() ? type.Scalar() : "";
 }
 
-void read_interpolation(Reader& r, Mapping& m, inputs::Channel& c) {
+void read_interpolation(Reader& r, Mapping& m, inputs::ChannelParameters& c) {
   if (auto i = r.choice(m.get("interpolation"), {"linear", "hold"}))
     c.interpolation = *i == 0 ? inputs::Interpolation::linear : inputs::Interpolation::hold;
 }
 
 // start (≥ 0) and stop (> start) of a window or a motion; `stop_required` for motions.
-void read_interval(Reader& r, Mapping& m, inputs::Channel& c, bool required) {
+void read_interval(Reader& r, Mapping& m, inputs::ChannelParameters& c, bool required) {
   m.read("start", c.start, Sign::non_negative, "s", required);
   const Field stop = required ? m.require("stop") : m.get("stop");
   if (auto t = r.number(stop, Sign::positive, "s")) {
@@ -67,7 +67,7 @@ struct Operand {
   Field at;
 };
 
-void read_csv_channel(Reader& r, Mapping& m, inputs::Channel& c) {
+void read_csv_channel(Reader& r, Mapping& m, inputs::ChannelParameters& c) {
   const Field file = m.require("file");
   const Field column = m.require("column");
   std::string time_column = "time";
@@ -126,9 +126,9 @@ void read_csv_channel(Reader& r, Mapping& m, inputs::Channel& c) {
   c.table.y = std::move(*values);
 }
 
-inputs::Channel read_channel(Reader& r, const Field& item, std::map<std::string, std::string>& names,
+inputs::ChannelParameters read_channel(Reader& r, const Field& item, std::map<std::string, std::string>& names,
                              std::vector<Operand>& operands, std::size_t index) {
-  inputs::Channel c;
+  inputs::ChannelParameters c;
   const std::string type = peek_type(item);
   Mapping m(r, item, keys_of(type));
   if (!m.ok()) return c;

@@ -76,7 +76,7 @@ std::vector<VariableRef> read_variables(Reader& r, const Field& field, const Nam
     auto text = r.string(item);
     if (!text) continue;
     std::string why;
-    auto v = parse_variable(*text, why);
+    auto v = analysis::parse_variable(*text, why);
     if (!v) {
       r.error(item, why);
       continue;

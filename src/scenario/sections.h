@@ -11,6 +11,34 @@
 
 namespace uwsim::scenario {
 
+// The readers fill the model's spec (model/spec.h) and the trim block (analysis/trim_spec.h).
+using analysis::TrimSpec;
+using analysis::VariableKind;
+using analysis::VariableRef;
+using model::BodyInitialSpec;
+using model::BodySpec;
+using model::CommandSpec;
+using model::ComplianceSpec;
+using model::ConnectorSpec;
+using model::ConnectorType;
+using model::ControllerSpec;
+using model::ControllerType;
+using model::EnvironmentSpec;
+using model::ForceFrame;
+using model::ForceSpec;
+using model::InputSpec;
+using model::JointActuatorSpec;
+using model::JointLimitsSpec;
+using model::JointPlacementSpec;
+using model::JointSpec;
+using model::JointType;
+using model::Matrix3;
+using model::Matrix6;
+using model::ShapeSpec;
+using model::ThrusterSpec;
+using model::Vector3;
+using model::Vector6;
+
 // Where a body's or joint's name was written, for the checks across all names. For a name a
 // manipulator expands to ("<arm>/<link>"), `at` is the link's (or joint's) own `name` when
 // given, else the manipulator's `name`, and `owner` is the manipulator's `name`, whose text

@@ -1,4 +1,4 @@
-// Reader of the `trim` block (read_trim.cpp; scenario/trim_spec.h).
+// Reader of the `trim` block (read_trim.cpp; analysis/trim_spec.h).
 #pragma once
 
 #include "scenario/sections.h"

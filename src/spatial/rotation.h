@@ -24,6 +24,13 @@ inline Mat3 rotation_from_quaternion(const Quat& q) {
   return R;
 }
 
+// The unit quaternion [w, x, y, z] of a rotation matrix (Eigen's conversion, in this order; of
+// q and −q, whichever Eigen gives: callers that need a side choose it).
+inline Quat quaternion_from_rotation(const Mat3& R) {
+  const Eigen::Quaterniond q(R);
+  return Quat(q.w(), q.x(), q.y(), q.z());
+}
+
 // q̇ = T_q(q) ω_WB_B = ½ q ⊗ [0, ω]   [Nielsen2018 eq. 3–4]
 inline Quat quaternion_rate(const Quat& q, const Vec3& w_WB_B) {
   const double p = w_WB_B.x(), qq = w_WB_B.y(), r = w_WB_B.z();

@@ -33,7 +33,7 @@ std::string single_joint(const std::string& actuator, double q0 = 0.0, const std
 }
 
 double initial_acceleration(const scenario::Scenario& s) {
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   std::vector<double> xdot(m.x0.size());
   dynamics::Workspace ws(m);
   dynamics::evaluate(m, 0.0, m.x0.data(), xdot.data(), ws);

@@ -18,7 +18,7 @@ namespace {
 const double kC = std::sqrt(0.5);  // cos 45°
 
 // The T200 16 V table of scenarios/vehicles/bluerov2.yaml, read from the file.
-actuation::Thruster part_thruster() {
+actuation::ThrusterParameters part_thruster() {
   const std::string part = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
   const scenario::Scenario s = scenario::load_scenario(part);
   REQUIRE(s.thrusters.size() == 8);
@@ -36,8 +36,8 @@ inputs::Channel constant_channel(const std::string& name, double value) {
 // A BlueROV2-sized body with the Wu 2018 damping, neutral, CG = CB = origin. Its added mass
 // is the same on all three axes: no Munk moment, which would otherwise turn any rounding-size
 // yaw or pitch into a tumble in surge (a finless body is directionally unstable).
-scenario::BodySpec surge_body() {
-  scenario::BodySpec b = test::plain_body("rov");
+model::BodySpec surge_body() {
+  model::BodySpec b = test::plain_body("rov");
   b.added_mass_B.diagonal() << 5.5, 5.5, 5.5, 0.12, 0.12, 0.12;
   b.linear_damping << 4.03, 6.22, 5.18, 0.07, 0.07, 0.07;
   b.quadratic_damping << 18.18, 21.66, 36.99, 1.55, 1.55, 1.55;
@@ -46,13 +46,13 @@ scenario::BodySpec surge_body() {
 
 // Four horizontal thrusters in the BlueROV2 Heavy layout but in the plane of the origin, so
 // that equal commands give pure surge with no pitch moment.
-std::vector<scenario::ThrusterSpec> surge_thrusters(const actuation::Thruster& model, const std::string& channel) {
+std::vector<model::ThrusterSpec> surge_thrusters(const actuation::ThrusterParameters& model, const std::string& channel) {
   const double x = 0.156, y = 0.111;
   const std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> placed = {
       {{x, y, 0}, {kC, -kC, 0}}, {{x, -y, 0}, {kC, kC, 0}}, {{-x, y, 0}, {kC, kC, 0}}, {{-x, -y, 0}, {kC, -kC, 0}}};
-  std::vector<scenario::ThrusterSpec> out;
+  std::vector<model::ThrusterSpec> out;
   for (std::size_t i = 0; i < placed.size(); ++i) {
-    scenario::ThrusterSpec t;
+    model::ThrusterSpec t;
     t.thruster = model;
     t.thruster.name = "t" + std::to_string(i);
     t.thruster.p_BoT_B = placed[i].first;
@@ -70,7 +70,7 @@ double steady_speed(double X_uu, double X_u, double F) { return (-X_u + std::sqr
 }  // namespace
 
 TEST_CASE("thruster: the T200 table gives its thrust at the table points and linearly between them") {
-  const actuation::Thruster t = part_thruster();
+  const actuation::ThrusterParameters t = part_thruster();
   REQUIRE(t.model == ThrusterModel::table);
   const double kgf = 9.80665;
   // The points of the part file (Blue Robotics T200, 16 V), reverse then forward.
@@ -121,11 +121,11 @@ TEST_CASE("thruster: eq. 8 angles, eq. 39 power law with dead band, eq. 12 advan
 }
 
 TEST_CASE("thruster: advance speed is the water speed through the disc, relative to the current") {
-  scenario::BodySpec b = surge_body();
+  model::BodySpec b = surge_body();
   scenario::Scenario s = test::scenario_with({b}, 1.0);
   s.environment.current_W = Eigen::Vector3d(0.3, -0.2, 0.1);
   s.inputs.push_back({constant_channel("u", 0.5), {}});
-  scenario::ThrusterSpec t;
+  model::ThrusterSpec t;
   t.body = "rov";
   t.input.channel = "u";
   t.thruster.name = "p";
@@ -138,7 +138,7 @@ TEST_CASE("thruster: advance speed is the water speed through the disc, relative
   t.thruster.advance_coefficient = -1e-2;
   t.thruster.reaction_torque = 0.02;
   s.thrusters.push_back(t);
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   std::vector<double> x = m.x0;
   const Eigen::Quaterniond q_WB = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
   x[3] = q_WB.w(), x[4] = q_WB.x(), x[5] = q_WB.y(), x[6] = q_WB.z();
@@ -161,7 +161,7 @@ TEST_CASE("thruster: advance speed is the water speed through the disc, relative
   CHECK(ws.thrusters[0].thrust < 2e-4 * omega * omega);
 
   // Eq. 9 and the reaction torque: the thruster adds [p × f + k·f; f] to the body's wrench.
-  model::Model bare = m;
+  dynamics::Model bare = m;
   bare.thrusters.clear();
   dynamics::Workspace ws_bare(bare);
   dynamics::evaluate(bare, 0.0, x.data(), xdot.data(), ws_bare);
@@ -230,7 +230,7 @@ TEST_CASE("thruster: spin-up follows the first-order response ω(t) = ω_c (1 �
 
 TEST_CASE("forces: a channel scales the wrench, and rk4 and dopri5 land on its jumps (exact impulse)") {
   for (auto method : {scenario::IntegratorKind::rk4, scenario::IntegratorKind::dopri5}) {
-    scenario::BodySpec b = test::plain_body("rov");
+    model::BodySpec b = test::plain_body("rov");
     scenario::Scenario s = test::scenario_with({b}, 1.0, 1e-3, 7.0);
     s.simulation.integrator = method;
     // 100 Hz zero-order hold of irregular values, switched on at an odd time.
@@ -247,7 +247,7 @@ TEST_CASE("forces: a channel scales the wrench, and rk4 and dopri5 land on its j
     held.table.y.front() = 2.0 + std::sin(0.0);  // holds before the first sample too
     expected_impulse += held.table.y.front() * 0.1237;
     s.inputs.push_back({held, {}});
-    scenario::ForceSpec f;
+    model::ForceSpec f;
     f.name = "push";
     f.body = "rov";
     f.force = Eigen::Vector3d(1.0, 0.0, 0.0);
@@ -260,13 +260,13 @@ TEST_CASE("forces: a channel scales the wrench, and rk4 and dopri5 land on its j
 }
 
 TEST_CASE("joints: an effort actuator adds its command to the effort, saturated by the effort limit") {
-  scenario::BodySpec link = test::plain_body("link");
+  model::BodySpec link = test::plain_body("link");
   link.volume = 0.0;
   scenario::Scenario s = test::scenario_with({link}, 1.0);
   s.environment.gravity = 0.0;
-  scenario::JointSpec j;
+  model::JointSpec j;
   j.name = "j";
-  j.type = scenario::JointType::revolute;
+  j.type = model::JointType::revolute;
   j.parent = "world";
   j.child = "link";
   j.effort = 0.5;
@@ -279,7 +279,7 @@ TEST_CASE("joints: an effort actuator adds its command to the effort, saturated 
   ramp.kind = inputs::ChannelKind::ramp;
   ramp.start = 0.0, ramp.stop = 1.0, ramp.from = -1.0, ramp.to = 3.0;
   s.inputs.push_back({ramp, {}});
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   dynamics::Workspace ws(m);
   std::vector<double> xdot(m.x0.size());
   const double D = 0.16;  // the link's inertia about z (CG on the axis)
@@ -311,10 +311,10 @@ TEST_CASE("csv: replay reproduces the file's samples, interpolated and held") {
   const std::vector<double> pwm = {1500, 1520, 1610.5, 1700, 1680, 1540, 1400, 1333.25, 1500};
   CHECK(s.inputs[0].channel.table.x == times);
   CHECK(s.inputs[0].channel.table.y == pwm);
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   CHECK(m.discontinuities() == std::vector<double>(times.begin() + 1, times.end()));
   InputSink sink;
-  integrate::run(m, integrate::settings_from(s.simulation), sink);
+  integrate::run(m, scenario::integration_settings(s.simulation), sink);
   REQUIRE(sink.t.size() == 11);
   for (std::size_t k = 0; k < sink.t.size(); ++k) {
     const double expected = k < pwm.size() ? pwm[k] : pwm.back();

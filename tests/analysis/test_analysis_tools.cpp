@@ -25,7 +25,7 @@ spatial::Quat axis_angle(const Eigen::Vector3d& axis, double angle) {
 }  // namespace
 
 TEST_CASE("state chart: the attitude's coordinates move at J_r⁻¹(δθ)·ω along a rotation at constant body rate") {
-  const model::Model model = model::build_model(test::scenario_from(R"(
+  const dynamics::Model model = model::build_model(test::scenario_from(R"(
 name: chart
 simulation: {duration: 1.0}
 bodies:

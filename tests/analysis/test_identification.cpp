@@ -16,19 +16,19 @@ using namespace uwsim;
 namespace {
 
 // What a rig would record at (q, q̇, q̈): motor currents where there is a motor, else efforts.
-std::vector<double> drive_at(const model::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
+std::vector<double> drive_at(const dynamics::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
                              const std::vector<double>& qd, const std::vector<double>& qdd) {
   const Eigen::VectorXd tau = test::transmitted(model, reg, q, qd, qdd);
   std::vector<double> out(q.size());
   for (int r = 0; r < reg.rows(); ++r) {
     const auto ru = static_cast<std::size_t>(r);
-    const model::Joint& j = model.bodies[static_cast<std::size_t>(reg.joints()[ru])].joint;
+    const dynamics::Joint& j = model.bodies[static_cast<std::size_t>(reg.joints()[ru])].joint;
     out[ru] = reg.has_motor(r) ? (tau[r] - j.effort) / reg.torque_per_ampere(r, q[ru]) : tau[r];
   }
   return out;
 }
 
-analysis::JointTrajectories random_samples(const model::Model& model, analysis::Regressor& reg, std::size_t n, double noise,
+analysis::JointTrajectories random_samples(const dynamics::Model& model, analysis::Regressor& reg, std::size_t n, double noise,
                                            unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -55,7 +55,7 @@ analysis::JointTrajectories random_samples(const model::Model& model, analysis::
 TEST_CASE("identification: noisy currents give back the base parameters within their reported standard deviations") {
   test::RandomBodies rnd(23);
   for (bool fluid : {false, true}) {
-    const model::Model model = model::build_model(test::random_fixed_forest(rnd, fluid));
+    const dynamics::Model model = model::build_model(test::random_fixed_forest(rnd, fluid));
     analysis::Regressor reg(model, {});
     const analysis::BaseParameters base = analysis::base_parameters_of(reg, 7);
     const double sigma = 0.05;  // A on the motors, N m or N on the other joints
@@ -81,7 +81,7 @@ TEST_CASE("identification: noisy currents give back the base parameters within t
 
 TEST_CASE("identification: the condition number agrees with √(λmax/λmin) of FᵀF by a symmetric eigensolver") {
   test::RandomBodies rnd(29);
-  const model::Model model = model::build_model(test::random_fixed_forest(rnd, false));
+  const dynamics::Model model = model::build_model(test::random_fixed_forest(rnd, false));
   analysis::Regressor reg(model, {});
   const analysis::BaseParameters base = analysis::base_parameters_of(reg, 3);
   const analysis::JointTrajectories data = random_samples(model, reg, 500, 0.01, 4);
@@ -105,7 +105,7 @@ TEST_CASE("identification: from positions alone, filtered and differentiated, th
   test::RandomBodies rnd(31);
   scenario::Scenario sc = test::random_fixed_forest(rnd, false);
   for (auto& j : sc.joints) j.friction = 0.0, j.actuator.motor.dry_friction = 0.0, j.actuator.linear.motor.dry_friction = 0.0, j.actuator.linear.screw_dry_friction = 0.0;
-  const model::Model model = model::build_model(sc);
+  const dynamics::Model model = model::build_model(sc);
   analysis::Regressor reg(model, {});
   const std::size_t rows = static_cast<std::size_t>(reg.rows()), n = 6000;
   analysis::Measurements m;

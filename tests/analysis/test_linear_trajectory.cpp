@@ -38,8 +38,8 @@ Eigen::MatrixXd exponential(const Eigen::MatrixXd& M) {
 const std::string kSmallUvms = std::string(UWSIM_TEST_DATA_DIR) + "/analysis/small_uvms.yaml";
 
 // The state after `duration` s of simulation from x0 (rk4 at 1 ms).
-std::vector<double> simulate_from(const model::Model& base, const std::vector<double>& x0, double duration) {
-  model::Model model = base;
+std::vector<double> simulate_from(const dynamics::Model& base, const std::vector<double>& x0, double duration) {
+  dynamics::Model model = base;
   model.x0 = x0;
   test::Trajectory trajectory;
   trajectory.model = model;
@@ -58,7 +58,7 @@ std::vector<double> simulate_from(const model::Model& base, const std::vector<do
 
 TEST_CASE("linearize: exp(A·T) matches the simulated spread of perturbed trajectories around a UVMS's trim") {
   const scenario::Scenario s = scenario::load_scenario(kSmallUvms);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   analysis::TrimProblem problem;
   problem.unknowns = s.trim.unknowns;
   const analysis::TrimResult trimmed = analysis::trim(model, problem);

@@ -15,13 +15,13 @@
 #include "support/fixed_trees.h"
 
 using namespace uwsim;
-using JT = scenario::JointType;
+using JT = model::JointType;
 using spatial::Vec6;
 
 TEST_CASE("regressor: Y(V, A)·π is the body's I·A + V ×* (I·V) for a random body") {
   test::RandomBodies rnd(3);
   for (int trial = 0; trial < 20; ++trial) {
-    const scenario::BodySpec b = rnd.body("b", rnd.uniform(0.2, 5.0));
+    const model::BodySpec b = rnd.body("b", rnd.uniform(0.2, 5.0));
     const spatial::Mat6 I = spatial::rigid_body_inertia(b.mass, b.p_BoBcm_B, b.inertia_Bcm_B);
     const Vec6 V = spatial::make_spatial(rnd.vec3(2.0), rnd.vec3(2.0)), A = spatial::make_spatial(rnd.vec3(5.0), rnd.vec3(5.0));
     Eigen::Matrix<double, 10, 1> pi;
@@ -35,7 +35,7 @@ TEST_CASE("regressor: Φθ + τ_known equals RNEA plus friction on random trees 
   test::RandomBodies rnd(17);
   for (bool fluid : {false, true}) {
     for (int trial = 0; trial < 5; ++trial) {
-      const model::Model model = model::build_model(test::random_fixed_forest(rnd, fluid));
+      const dynamics::Model model = model::build_model(test::random_fixed_forest(rnd, fluid));
       analysis::Regressor reg(model, {});
       REQUIRE(reg.rows() == 5);
       CHECK(reg.cols() == 6 * 10 + 5 * 2 + 2 * 3);
@@ -57,7 +57,7 @@ TEST_CASE("regressor: Φθ + τ_known equals RNEA plus friction on random trees 
 
 TEST_CASE("regressor: the motors' merged constants are J_m + m_nut/(N·2π/p)², f_v + f_vBS/(N·2π/p)², f_s + f_sBS/(N·2π/p)") {
   test::RandomBodies rnd(2);
-  const model::Model model = model::build_model(test::random_fixed_forest(rnd, false));
+  const dynamics::Model model = model::build_model(test::random_fixed_forest(rnd, false));
   analysis::Regressor reg(model, {});
   const Eigen::VectorXd theta = reg.model_values();
   const double c = 6.0 * 2.0 * M_PI / 0.002;  // nut metres → motor radians
@@ -89,7 +89,7 @@ TEST_CASE("base parameters: a planar two-link arm has the textbook six inertial 
   s.joints[0].placement.xyz.setZero();
   s.joints[1].placement.xyz = {0.5, 0.0, 0.0};
   s.joints[1].placement.rpy.setZero();
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   analysis::Regressor reg(model, {});
   const analysis::BaseParameters base = analysis::base_parameters_of(reg, 1);
   CHECK(base.size() == 6 + 4);
@@ -135,6 +135,6 @@ TEST_CASE("base parameters: a planar two-link arm has the textbook six inertial 
 
 TEST_CASE("regressor: free-floating bodies and connectors are refused with a message naming them") {
   scenario::Scenario s = test::scenario_with({test::plain_body("rov")}, 1.0);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   CHECK_THROWS_WITH_AS(analysis::Regressor(model, {}), doctest::Contains("'rov' is free-floating"), std::invalid_argument);
 }

@@ -28,7 +28,7 @@ struct Trimmed {
 Trimmed trim_and_linearize(const std::string& file, const std::vector<std::string>& overrides) {
   Trimmed out;
   out.scenario = scenario::load_scenario(file, overrides);
-  const model::Model model = model::build_model(out.scenario);
+  const dynamics::Model model = model::build_model(out.scenario);
   analysis::TrimProblem problem;
   problem.unknowns = out.scenario.trim.unknowns;
   problem.steady = out.scenario.trim.steady;
@@ -154,7 +154,7 @@ TEST_CASE("stability scenario: the sway–yaw mode turns unstable near the 2-DOF
   const double lambda = least_stable(t.linear, {"v", "r", "rot_z"}).real();
   CHECK(lambda == doctest::Approx(1.096).epsilon(0.0005 / 1.096));
   CHECK(1.0 / lambda == doctest::Approx(0.91).epsilon(0.005 / 0.91));
-  model::Model model = analysis::with_trimmed_inputs(model::build_model(t.scenario), t.trim);
+  dynamics::Model model = analysis::with_trimmed_inputs(model::build_model(t.scenario), t.trim);
   model.x0 = t.trim.x;
   const int r = model.bodies[0].v_offset + 2;  // V = [ω; v]: r is ω_z
   model.x0[static_cast<std::size_t>(r)] += 1e-7;
@@ -184,7 +184,7 @@ TEST_CASE("stability scenario: the BlueROV2 with an arm rests where its 300 s ru
   const Eigen::VectorXd none;
   for (const std::string& name : t.trim.unknown_names) {
     std::string why;
-    const auto v = analysis::resolve(run.model, *scenario::parse_variable(name, why), why);
+    const auto v = analysis::resolve(run.model, *analysis::parse_variable(name, why), why);
     REQUIRE(v);
     CAPTURE(name);
     // "every unknown within 1e-7" (m/s, rad/s, rad): the trim's rates are below 1e-9
@@ -206,9 +206,9 @@ TEST_CASE("stability scenario: the BlueROV2 with an arm rests where its 300 s ru
   for (const analysis::Mode& mode : t.linear.modes.modes)
     if (!mode.neutral) CHECK(mode.time_constant <= roll.time_constant);
   // The assembly's net buoyancy: 0.3 N up, the arm's links 0.11 and 0.06 kg heavy.
-  const model::Model& model = run.model;
+  const dynamics::Model& model = run.model;
   double net = 0.0;
-  for (const model::Body& b : model.bodies) net += b.buoyancy - b.weight;
+  for (const dynamics::Body& b : model.bodies) net += b.buoyancy - b.weight;
   CHECK(net == doctest::Approx(0.3).epsilon(0.05 / 0.3));
   // Started with the arm up, trim finds the arm balanced upright — an unstable equilibrium.
   const Trimmed up = trim_and_linearize(file, {"manipulators.arm.links.0.joint.initial.position=-1.2"});

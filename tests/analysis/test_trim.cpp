@@ -10,7 +10,7 @@
 #include "support/simulate.h"
 
 using namespace uwsim;
-using scenario::VariableKind;
+using analysis::VariableKind;
 
 namespace {
 
@@ -30,9 +30,9 @@ bodies:
 
 constexpr double d_u = 4.03, d_uu = 18.18, d_w = 5.18, d_ww = 36.99;
 
-analysis::TrimResult trim_of(const scenario::Scenario& s, std::vector<scenario::VariableRef> unknowns,
-                             std::vector<scenario::VariableRef> steady = {}) {
-  const model::Model model = model::build_model(s);
+analysis::TrimResult trim_of(const scenario::Scenario& s, std::vector<analysis::VariableRef> unknowns,
+                             std::vector<analysis::VariableRef> steady = {}) {
+  const dynamics::Model model = model::build_model(s);
   analysis::TrimProblem problem;
   problem.unknowns = std::move(unknowns);
   problem.steady = std::move(steady);
@@ -129,12 +129,12 @@ TEST_CASE("trim: a vehicle with an arm rests where a long simulation from anothe
   // 30 s of dopri5 at 1e-11 from the arm raised and the vehicle level (the scenario's start).
   const test::Trajectory settled = test::simulate(s);
   REQUIRE(settled.result.outcome == integrate::Outcome::completed);
-  const model::Model& model = settled.model;
+  const dynamics::Model& model = settled.model;
   const Eigen::VectorXd no_inputs;
   for (const std::string& name : r.unknown_names) {
     std::string why;
     std::string text = name;
-    const auto ref = scenario::parse_variable(text, why);
+    const auto ref = analysis::parse_variable(text, why);
     const auto v = analysis::resolve(model, *ref, why);
     REQUIRE(v);
     CAPTURE(name);

@@ -142,7 +142,7 @@ TEST_CASE("identify cli: an arm driven along known paths gives back its base par
   std::string scenario_text = kScenario;
   scenario_text.replace(scenario_text.find("file: arm.yaml"), 14, "file: identified/arm.yaml");
   const scenario::Scenario rewritten = scenario::load_scenario_text(scenario_text, (dir / "check.yaml").string());
-  const model::Model model = model::build_model(rewritten);
+  const dynamics::Model model = model::build_model(rewritten);
   analysis::Regressor reg(model, {});
   const analysis::BaseParameters base = analysis::base_parameters_of(reg, 1);
   const Eigen::VectorXd beta = base.of(reg.model_values());

@@ -111,7 +111,7 @@ TEST_CASE("replay: the box of an inertia has the edges of the box that has that 
 // joint positions (the world poses come from the model's forward kinematics).
 static void check_joint_axes(const std::string& yaml) {
   const uwsim::app::ReplayScene scene = uwsim::app::scene_from_scenario(yaml);
-  const uwsim::model::Model model = uwsim::model::build_model(uwsim::scenario::load_scenario_text(yaml, "axes"));
+  const uwsim::dynamics::Model model = uwsim::model::build_model(uwsim::scenario::load_scenario_text(yaml, "axes"));
   REQUIRE(scene.bodies.size() == model.bodies.size());
   REQUIRE_FALSE(scene.joints.empty());
   for (const uwsim::app::ReplayJoint& joint : scene.joints) {

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   try {
     const auto scenario = uwsim::scenario::load_scenario(scenario_path, overrides);
     const auto model = uwsim::model::build_model(scenario);
-    const auto settings = uwsim::integrate::settings_from(scenario.simulation);
+    const auto settings = uwsim::scenario::integration_settings(scenario.simulation);
     if (without_output) {
       const uwsim::bench::Timing timing = uwsim::bench::measure_without_output(model, settings, repeats);
       std::printf("scenario %s: %zu body(ies), %d state values\n", scenario.name.c_str(), model.bodies.size(),

@@ -27,7 +27,7 @@ inline double median(std::vector<double> v) {
 }
 
 // µs per dynamics evaluation, over about `budget` seconds.
-inline double time_evaluations(const model::Model& model, double budget = 0.2) {
+inline double time_evaluations(const dynamics::Model& model, double budget = 0.2) {
   dynamics::Workspace ws(model);
   std::vector<double> x = model.x0, xdot(x.size());
   long n = 0;
@@ -43,7 +43,7 @@ inline double time_evaluations(const model::Model& model, double budget = 0.2) {
 
 // µs per RK4 step through the full driver, HDF5 output included (by default committed to disk
 // as `sim` does: at creation, at each chunk, every 2 s; options.durable = false: at close only).
-inline double time_rk4_run(const model::Model& model, const integrate::Settings& settings, long& steps,
+inline double time_rk4_run(const dynamics::Model& model, const integrate::Settings& settings, long& steps,
                            output::Hdf5FileOptions options = {}) {
   const std::string path = (std::filesystem::temp_directory_path() / "uwsim_bench.h5").string();
   output::Hdf5File file(path, options);
@@ -58,7 +58,7 @@ inline double time_rk4_run(const model::Model& model, const integrate::Settings&
 }
 
 // µs per RK4 step through the driver with samples discarded: what MuJoCo's harness times.
-inline double time_rk4_run_without_output(const model::Model& model, const integrate::Settings& settings,
+inline double time_rk4_run_without_output(const dynamics::Model& model, const integrate::Settings& settings,
                                           long* steps = nullptr) {
   struct Discard : integrate::SampleSink {
     void on_sample(double, const double*, const double*, const dynamics::Workspace&) override {}
@@ -75,7 +75,7 @@ struct Timing {
   double step_uncommitted_us;  // HDF5 output committed only at close
 };
 
-inline Timing measure(const model::Model& model, integrate::Settings settings, int repeats = 5) {
+inline Timing measure(const dynamics::Model& model, integrate::Settings settings, int repeats = 5) {
   settings.method = integrate::Method::rk4;
   std::vector<double> eval, step, bare_step, uncommitted_step;
   long steps = 0;
@@ -92,7 +92,7 @@ inline Timing measure(const model::Model& model, integrate::Settings settings, i
 
 // Evaluation and driver without output only (bench_step --without-output): the dynamics-only
 // figures tools/bench_vs_mujoco prints beside the whole program's.
-inline Timing measure_without_output(const model::Model& model, integrate::Settings settings, int repeats = 5) {
+inline Timing measure_without_output(const dynamics::Model& model, integrate::Settings settings, int repeats = 5) {
   settings.method = integrate::Method::rk4;
   std::vector<double> eval, bare_step;
   long steps = 0;

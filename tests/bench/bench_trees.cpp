@@ -18,6 +18,7 @@
 #include "bench_support.h"
 #include "model/build_model.h"
 #include "model/shape_hydrodynamics.h"
+#include "scenario/spec.h"
 
 namespace {
 
@@ -31,11 +32,11 @@ std::string numbered(const char* prefix, int n) {
 }
 
 // A cylinder along the body x axis from the origin to x = length, hydrodynamics from its shape.
-scenario::BodySpec cylinder_link(const std::string& name, double mass, double radius, double length) {
-  scenario::BodySpec b;
+model::BodySpec cylinder_link(const std::string& name, double mass, double radius, double length) {
+  model::BodySpec b;
   b.name = name;
   b.mass = mass;
-  b.shape.kind = scenario::ShapeSpec::Kind::cylinder;
+  b.shape.kind = model::ShapeSpec::Kind::cylinder;
   b.shape.radius = radius;
   b.shape.length = length;
   b.shape.center_B = Eigen::Vector3d(length / 2, 0, 0);
@@ -48,9 +49,9 @@ scenario::BodySpec cylinder_link(const std::string& name, double mass, double ra
   return b;
 }
 
-scenario::JointSpec hinge(const std::string& name, const std::string& parent, const std::string& child,
+model::JointSpec hinge(const std::string& name, const std::string& parent, const std::string& child,
                           const Eigen::Vector3d& xyz, const Eigen::Vector3d& axis, double effort) {
-  scenario::JointSpec j;
+  model::JointSpec j;
   j.name = name;
   j.parent = parent;
   j.child = child;
@@ -61,8 +62,8 @@ scenario::JointSpec hinge(const std::string& name, const std::string& parent, co
   return j;
 }
 
-scenario::BodySpec bluerov2() {  // Wu 2018 figures, as in León-González et al. 2024 Sec. 6
-  scenario::BodySpec b;
+model::BodySpec bluerov2() {  // Wu 2018 figures, as in León-González et al. 2024 Sec. 6
+  model::BodySpec b;
   b.name = "rov";
   b.mass = 11.5;
   b.inertia_Bcm_B = Eigen::Vector3d(0.16, 0.16, 0.16).asDiagonal();
@@ -131,18 +132,18 @@ scenario::Scenario modules(int n) {
   scenario::Scenario s;
   s.name = "modules";
   for (int k = 0; k < n; ++k) {
-    scenario::BodySpec rov = bluerov2();
+    model::BodySpec rov = bluerov2();
     rov.name = numbered("mod", k);
     rov.initial.p_WB_W = Eigen::Vector3d(0.5 * k, 0, 0);
     s.bodies.push_back(rov);
-    scenario::ForceSpec push;
+    model::ForceSpec push;
     push.name = rov.name;
     push.body = rov.name;
     push.force = Eigen::Vector3d(10.0, 0.0, 0.0);
     push.moment = Eigen::Vector3d(0.0, 0.0, k % 2 ? 1.0 : -1.0);
     s.forces.push_back(push);
     if (k == 0) continue;
-    scenario::ConnectorSpec bolt;
+    model::ConnectorSpec bolt;
     bolt.name = numbered("bolt", k);
     bolt.first = numbered("mod", k - 1);
     bolt.second = rov.name;
@@ -165,7 +166,7 @@ double growth_exponent(const std::vector<double>& x, const std::vector<double>& 
 }
 
 bench::Timing report(const scenario::Scenario& scenario, const char* label) {
-  const model::Model model = model::build_model(scenario);
+  const dynamics::Model model = model::build_model(scenario);
   integrate::Settings settings;
   settings.duration = 30.0;  // long enough that closing the file is a small part of it
   settings.step = 1e-3;

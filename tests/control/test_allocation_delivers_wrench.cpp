@@ -30,14 +30,14 @@ const Layout kLayout[6] = {{{0.3, 0.2, 0.05}, {1.0, 0.2, 0.0}, 0.04},    {{0.3, 
 // The body with thrusters commanded to `thrusts` (linear thrusters, 1 N per unit): in a vacuum
 // without gravity and at rest, so the thrusters' wrench is the only force.
 scenario::Scenario rov_with_thrusts(const Eigen::VectorXd& thrusts) {
-  scenario::BodySpec rov = test::plain_body("rov");
+  model::BodySpec rov = test::plain_body("rov");
   rov.p_BoBcm_B = Vec3(0.02, -0.01, 0.03);
   rov.inertia_Bcm_B << 0.3, 0.02, -0.01, 0.02, 0.4, 0.03, -0.01, 0.03, 0.5;
   scenario::Scenario s = test::scenario_with({rov}, 1.0);
   s.environment.gravity = 0.0;
   s.environment.water_density = 0.0;
   for (int j = 0; j < 6; ++j) {
-    scenario::ThrusterSpec t;
+    model::ThrusterSpec t;
     t.body = "rov";
     t.thruster.name = std::string("t").append(std::to_string(j));  // not "t" + …: GCC 12 warns falsely (-Wrestrict)
     t.thruster.model = actuation::ThrusterModel::linear;
@@ -53,7 +53,7 @@ scenario::Scenario rov_with_thrusts(const Eigen::VectorXd& thrusts) {
 
 // The wrench the dynamics applies, recovered from the acceleration it produces: M ν̇ at rest.
 Vec6 delivered_wrench(const scenario::Scenario& s) {
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
   std::vector<double> xdot(model.x0.size());
   dynamics::evaluate(model, 0.0, model.x0.data(), xdot.data(), ws);
@@ -64,7 +64,7 @@ Vec6 delivered_wrench(const scenario::Scenario& s) {
 }  // namespace
 
 TEST_CASE("thrust allocation with reaction torques: the allocated thrusts, applied by the dynamics, deliver the commanded wrench") {
-  const model::Model model = model::build_model(rov_with_thrusts(Eigen::VectorXd::Zero(6)));
+  const dynamics::Model model = model::build_model(rov_with_thrusts(Eigen::VectorXd::Zero(6)));
   REQUIRE(model.thrusters.size() == 6);
   control::ConfigurationMatrix T(6, 6), T_without(6, 6);
   for (int j = 0; j < 6; ++j) {

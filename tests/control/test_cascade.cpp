@@ -45,12 +45,12 @@ Samples run(const std::string& controllers, std::vector<std::string>* order = nu
       "  - {name: j, type: revolute, parent: world, child: link}\n"
       "controllers:\n" + controllers;
   const scenario::Scenario s = scenario::load_scenario_text(yaml, "cascade.yaml");
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   if (order)
-    for (const model::Controller& c : m.controllers) order->push_back(c.name);
+    for (const dynamics::Controller& c : m.controllers) order->push_back(c.name);
   Samples out;
   Sink sink(out);
-  REQUIRE(integrate::run(m, integrate::settings_from(s.simulation), sink).outcome == integrate::Outcome::completed);
+  REQUIRE(integrate::run(m, scenario::integration_settings(s.simulation), sink).outcome == integrate::Outcome::completed);
   return out;
 }
 

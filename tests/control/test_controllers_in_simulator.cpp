@@ -106,9 +106,9 @@ controllers:
                 v/vertical_front_right, v/vertical_front_left, v/vertical_rear_right, v/vertical_rear_left]
 )";
   const Run run = run_text(yaml);
-  const model::Model& m = run.model;
+  const dynamics::Model& m = run.model;
   REQUIRE(m.controllers.size() == 2);
-  REQUIRE(m.controllers[0].kind == model::ControllerKind::pose_pd);
+  REQUIRE(m.controllers[0].kind == dynamics::ControllerKind::pose_pd);
   double largest = 0.0;
   for (std::size_t k = 0; k < run.rec.t.size(); ++k) {
     // The wrench the thrusters actually apply, from their thrusts and their geometry.
@@ -124,7 +124,7 @@ controllers:
   }
   CHECK(largest > 5.0);  // the check above is not about a zero wrench
   // And the vehicle heads for the setpoint.
-  const model::Body& rov = m.bodies[0];
+  const dynamics::Body& rov = m.bodies[0];
   const Eigen::Vector3d p0(0.0, 0.0, 5.0), p_end = Eigen::Map<const Eigen::Vector3d>(run.rec.x.back().data() + rov.q_offset);
   const Eigen::Vector3d goal(0.3, -0.2, 5.1);
   CHECK((p_end - goal).norm() < 0.5 * (p0 - goal).norm());
@@ -157,7 +157,7 @@ controllers:
     return Eigen::Vector2d(0.4 * std::cos(q1) + 0.3 * std::cos(q1 + q2), 0.4 * std::sin(q1) + 0.3 * std::sin(q1 + q2));
   };
   std::size_t ik = 0;
-  while (run.model.controllers[ik].kind != model::ControllerKind::inverse_kinematics) ++ik;
+  while (run.model.controllers[ik].kind != dynamics::ControllerKind::inverse_kinematics) ++ik;
   double worst_ik = 0.0, worst_arm = 0.0;
   for (std::size_t k = 0; k < run.rec.t.size(); ++k) {
     const double t = run.rec.t[k];
@@ -205,7 +205,7 @@ controllers:
                 v/vertical_front_left, v/vertical_rear_right, v/vertical_rear_left, boom_thruster]
 )";
   const Run run = run_text(yaml);
-  const model::Model& m = run.model;
+  const dynamics::Model& m = run.model;
   const std::size_t vehicle = static_cast<std::size_t>(m.body_index("v/rov"));
   const std::size_t boom = static_cast<std::size_t>(m.body_index("boom"));
   double frozen_miss = 0.0, boom_thrust = 0.0;

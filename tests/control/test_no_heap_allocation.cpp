@@ -78,7 +78,7 @@ TEST_CASE("control and actuation: no heap allocation per call") {
   CHECK(std::isfinite(sink));
 }
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
@@ -86,9 +86,9 @@ TEST_CASE("control and actuation: no heap allocation per call") {
 TEST_CASE("controllers in the simulator: samples and evaluations do not allocate") {
   // Pose PD, eight-thruster allocation and four joint PIDs with feed-forward.
   const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_hold_pose_arm.yaml");
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
-  control::ControllerSet controllers(model);
+  dynamics::ControllerSet controllers(model);
   std::vector<double> x = model.x0, xdot(x.size());
   REQUIRE(controllers.update(0.0, x.data(), ws));
   allocations = 0;
@@ -109,9 +109,9 @@ TEST_CASE("paper 002's controllers in the simulator: task priority, line of sigh
     CAPTURE(file);
     const scenario::Scenario s =
         scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/sverdrup-thygeson2018/" + file);
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     dynamics::Workspace ws(model);
-    control::ControllerSet controllers(model);
+    dynamics::ControllerSet controllers(model);
     std::vector<double> x = model.x0, xdot(x.size());
     REQUIRE(controllers.update(0.0, x.data(), ws));
     allocations = 0;

@@ -16,14 +16,14 @@ namespace {
 
 const std::string kFolder = "scenarios/sverdrup-thygeson2018/";
 
-std::size_t controller(const model::Model& m, const std::string& name) {
+std::size_t controller(const dynamics::Model& m, const std::string& name) {
   for (std::size_t i = 0; i < m.controllers.size(); ++i)
     if (m.controllers[i].name == name) return i;
   FAIL("no controller " << name);
   return 0;
 }
 
-std::size_t body(const model::Model& m, const std::string& name) {
+std::size_t body(const dynamics::Model& m, const std::string& name) {
   const int b = m.body_index(name);
   REQUIRE(b >= 0);
   return static_cast<std::size_t>(b);

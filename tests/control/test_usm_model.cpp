@@ -15,7 +15,7 @@
 #include <random>
 #include <string>
 
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "control/task_priority.h"
 #include "control/thrust_allocation.h"
 #include "control/thruster_configuration.h"
@@ -45,7 +45,7 @@ std::string usm_scenario(const std::string& extra = "", const std::string& set =
          (set.empty() ? std::string() : ", set: {" + set + "}") + "}\n" + extra;
 }
 
-model::Model usm_model(const std::string& extra = "", const std::string& set = "") {
+dynamics::Model usm_model(const std::string& extra = "", const std::string& set = "") {
   return model::build_model(scenario::load_scenario_text(
       usm_scenario(extra, set), std::string(UWSIM_SOURCE_DIR) + "/scenarios/inline_test.yaml"));
 }
@@ -71,9 +71,9 @@ Frames usm_frames(const double* q) {
 }
 
 // The state x of `m` with the base at the origin of NED, level, and joint angles q.
-std::vector<double> state_at(const model::Model& m, const double* q) {
+std::vector<double> state_at(const dynamics::Model& m, const double* q) {
   std::vector<double> x(m.x0);
-  const model::Body& base = m.bodies[0];
+  const dynamics::Body& base = m.bodies[0];
   for (int k = 0; k < 3; ++k) x[static_cast<std::size_t>(base.q_offset + k)] = 0.0;
   for (std::size_t b = 1; b < m.bodies.size(); ++b) x[static_cast<std::size_t>(m.bodies[b].q_offset)] = q[b - 1];
   return x;
@@ -89,7 +89,7 @@ std::vector<std::array<double, 8>> random_shapes(int count, unsigned seed) {
 }
 
 // T(q) as the allocation builds it (controller_set.cpp): columns from the thrusters' link poses.
-control::ConfigurationMatrix configuration(const model::Model& m, const dynamics::Workspace& ws) {
+control::ConfigurationMatrix configuration(const dynamics::Model& m, const dynamics::Workspace& ws) {
   control::ConfigurationMatrix T(6, static_cast<Eigen::Index>(m.thrusters.size()));
   const spatial::Pose X_BW = ws.bodies[0].X_WB.inverse();
   for (std::size_t j = 0; j < m.thrusters.size(); ++j) {
@@ -113,7 +113,7 @@ TEST_CASE("USM T(q) and the applied thrust equal the virtual work of the thrust 
   std::string set;
   const char* names[7] = {"tail_port", "tail_starboard", "tail_sway", "tail_heave", "middle_heave", "head_sway", "head_heave"};
   for (int j = 0; j < 7; ++j) set += std::string(j ? ", " : "") + "thrusters." + names[j] + ".input: " + std::to_string(thrust[j]);
-  const model::Model pushed = usm_model("", set), idle = usm_model();
+  const dynamics::Model pushed = usm_model("", set), idle = usm_model();
   REQUIRE(pushed.thrusters.size() == 7);
   dynamics::Workspace ws_pushed(pushed), ws_idle(idle);
   std::vector<Vec6> f(pushed.bodies.size());
@@ -178,7 +178,7 @@ TEST_CASE("USM T(q) and the applied thrust equal the virtual work of the thrust 
 }
 
 TEST_CASE("USM T(q) has rank 6 when bent and rank 5 when straight, the roll direction growing with the bend") {
-  const model::Model m = usm_model();
+  const dynamics::Model m = usm_model();
   dynamics::Workspace ws(m);
   auto singular_values = [&](const double* q) {
     const std::vector<double> x = state_at(m, q);
@@ -204,7 +204,7 @@ TEST_CASE("USM T(q) has rank 6 when bent and rank 5 when straight, the roll dire
 TEST_CASE("USM damped allocation (eq. 36-37, lambda = 0.1) stays bounded through the straight body, the pseudo-inverse does not") {
   // The body bends through straight: q = s·q0 for s from −1 to 1. The commanded wrench asks for a
   // roll moment, which a straight body cannot give.
-  const model::Model m = usm_model();
+  const dynamics::Model m = usm_model();
   dynamics::Workspace ws(m);
   const double q0[8] = {0.4, 0.0, 0.4, 0.0, 0.4, 0.0, 0.4, 0.0};  // a yaw bend
   Vec6 tau;
@@ -234,7 +234,7 @@ TEST_CASE("USM damped allocation (eq. 36-37, lambda = 0.1) stays bounded through
 }
 
 TEST_CASE("USM M11 (composite_inertia) equals the mass matrix's base block and Table II's sums for a straight body") {
-  const model::Model m = usm_model();
+  const dynamics::Model m = usm_model();
   dynamics::Workspace ws(m);
   for (const auto& shape : random_shapes(3, 5)) {
     const std::vector<double> x = state_at(m, shape.data());
@@ -271,7 +271,7 @@ TEST_CASE("USM M11 (composite_inertia) equals the mass matrix's base block and T
 }
 
 TEST_CASE("USM end-effector Jacobian (eq. 18) equals finite differences of the forward kinematics") {
-  const model::Model m = usm_model();
+  const dynamics::Model m = usm_model();
   dynamics::Workspace ws(m);
   const Vec3 p_EP(0.37, 0.0, 0.0);
   const double h = 1e-6;
@@ -332,9 +332,9 @@ TEST_CASE("USM n of eq. 35: each cancelled term against a closed form for a stra
   auto wrench = [&](const std::string& cancel, const std::string& velocity, const std::string& thrust) {
     std::string text = controllers;
     text.replace(text.find("CANCEL"), 6, cancel);
-    const model::Model m = usm_model(text, "bodies.link0.initial.velocity: " + velocity + thrust);
+    const dynamics::Model m = usm_model(text, "bodies.link0.initial.velocity: " + velocity + thrust);
     dynamics::Workspace ws(m);
-    control::ControllerSet set(m);
+    dynamics::ControllerSet set(m);
     set.update(0.0, m.x0.data(), ws);
     return Vec6(ws.controllers[1].output.head<6>());
   };

@@ -35,7 +35,7 @@ TEST_CASE("README 'Your first scenario': the box reaches u_T = 0.577 m/s as tanh
   const std::string yaml = readme_yaml_after("## Your first scenario");
   const test::Run run = test::run_scenario(
       scenario::load_scenario_text(yaml, std::string(UWSIM_SOURCE_DIR) + "/first.yaml"));
-  const model::Body& box = run.model.bodies.at(0);
+  const dynamics::Body& box = run.model.bodies.at(0);
   // The derived values the README states: neutral, surge drag 30 N s²/m².
   CHECK(box.buoyancy == doctest::Approx(box.weight).epsilon(1e-12));
   // Surge drag ½ρ·C_d·A with A the box's 0.3 × 0.2 m face (spatial order: surge is index 3).

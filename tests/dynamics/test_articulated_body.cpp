@@ -18,7 +18,7 @@ using spatial::Vec6;
 
 namespace {
 
-using JT = scenario::JointType;
+using JT = model::JointType;
 
 // A floating vehicle carrying a branched arm (revolute, prismatic, fixed; all three placement
 // notations) and, as a second tree, a fixed-base two-link arm: every code path at once.
@@ -34,7 +34,7 @@ scenario::Scenario random_forest(test::RandomBodies& rnd) {
   return s;
 }
 
-std::vector<double> random_state(const model::Model& model, test::RandomBodies& rnd) {
+std::vector<double> random_state(const dynamics::Model& model, test::RandomBodies& rnd) {
   std::vector<double> x(static_cast<std::size_t>(model.state_size()));
   for (double& value : x) value = rnd.uniform(-1.0, 1.0);
   dynamics::normalize_quaternions(model, x.data());
@@ -44,11 +44,11 @@ std::vector<double> random_state(const model::Model& model, test::RandomBodies& 
 // The joint forces ABA should use, from the model and the state alone (not from ABA's
 // workspace): the random joints carry a constant effort and viscous damping and nothing else
 // (no friction, limits, saturation or actuator), so τ = effort − b·q̇ (joint_forces.h).
-Eigen::VectorXd joint_forces_from_state(const model::Model& model, const std::vector<double>& x) {
+Eigen::VectorXd joint_forces_from_state(const dynamics::Model& model, const std::vector<double>& x) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
-  for (const model::Body& body : model.bodies) {
+  for (const dynamics::Body& body : model.bodies) {
     if (body.joint.dof() != 1) continue;
-    const model::Joint& j = body.joint;
+    const dynamics::Joint& j = body.joint;
     REQUIRE(j.friction == 0.0);
     REQUIRE(std::isinf(j.lower));
     REQUIRE(std::isinf(j.upper));
@@ -62,7 +62,7 @@ Eigen::VectorXd joint_forces_from_state(const model::Model& model, const std::ve
 // The joint forces ABA used, read from its workspace: only for the motors' test below, whose
 // question is the armature and lever bias in the inertia, not the forces (their closed forms are
 // in test_joint_force_closed_forms.cpp).
-Eigen::VectorXd joint_forces_used(const model::Model& model, const dynamics::Workspace& ws) {
+Eigen::VectorXd joint_forces_used(const dynamics::Model& model, const dynamics::Workspace& ws) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
   for (std::size_t b = 0; b < model.bodies.size(); ++b)
     if (model.bodies[b].joint.dof() == 1) tau[model.bodies[b].v_offset - model.nq] = ws.bodies[b].tau_total;
@@ -76,7 +76,7 @@ struct BothFormulations {
   Eigen::MatrixXd H;
 };
 enum class JointForces { from_state, from_aba_workspace };
-BothFormulations evaluate_both_ways(const model::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba,
+BothFormulations evaluate_both_ways(const dynamics::Model& model, const std::vector<double>& x, dynamics::Workspace& ws_crba,
                                     JointForces forces = JointForces::from_state) {
   std::vector<double> xdot(x.size());
   dynamics::Workspace ws(model);
@@ -95,7 +95,7 @@ BothFormulations evaluate_both_ways(const model::Model& model, const std::vector
 TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on random trees, fluid terms included") {
   test::RandomBodies rnd(7);
   for (int trial = 0; trial < 10; ++trial) {
-    const model::Model model = model::build_model(random_forest(rnd));
+    const dynamics::Model model = model::build_model(random_forest(rnd));
     const std::vector<double> x = random_state(model, rnd);
     dynamics::Workspace ws2(model);
     const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
@@ -124,7 +124,7 @@ TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½�
     s.joints = {rnd.joint("j1", JT::revolute, "world", "l1", 0), rnd.joint("j2", JT::prismatic, "l1", "l2", 1),
                 rnd.joint("j3", JT::revolute, "l2", "l3", 2),    rnd.joint("j4", JT::revolute, "l3", "l4", 0),
                 rnd.joint("j5", JT::revolute, "l2", "l5", 1)};
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
 
     const auto H_at = [&](const std::vector<double>& state) {
@@ -134,7 +134,7 @@ TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½�
     };
     Eigen::VectorXd qd(model.nv);
     std::vector<std::size_t> q_index(static_cast<std::size_t>(model.nv));
-    for (const model::Body& body : model.bodies) {
+    for (const dynamics::Body& body : model.bodies) {
       const Eigen::Index i = body.v_offset - model.nq;
       qd[i] = x[static_cast<std::size_t>(body.v_offset)];
       q_index[static_cast<std::size_t>(i)] = static_cast<std::size_t>(body.q_offset);
@@ -229,20 +229,20 @@ TEST_CASE("aba: with zero joint forces and no damping, ½ΣVᵀ(M_RB + M_A)V is 
 
 TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m − ρ∇)·g·L)), in air and in water, rk4 and dopri5") {
   const double L = 0.4, m = 2.0;
-  scenario::BodySpec bob = test::plain_body("bob");
+  model::BodySpec bob = test::plain_body("bob");
   bob.mass = m;
   bob.inertia_Bcm_B = Eigen::Vector3d(0.01, 0.02, 0.01).asDiagonal();
   bob.p_BoBcm_B = Eigen::Vector3d(0.0, 0.0, L);  // hangs below the pivot (z down)
   bob.p_BoBcb_B = bob.p_BoBcm_B;
   // The pivot hangs from a stand welded to the world: a fixed root and a fixed-base tree.
-  scenario::BodySpec stand = test::plain_body("stand");
-  scenario::JointSpec weld;
+  model::BodySpec stand = test::plain_body("stand");
+  model::JointSpec weld;
   weld.name = "weld";
   weld.type = JT::fixed;
   weld.parent = "world";
   weld.child = "stand";
   weld.placement.xyz = Eigen::Vector3d(1.0, 2.0, 3.0);
-  scenario::JointSpec pivot;
+  model::JointSpec pivot;
   pivot.name = "pivot";
   pivot.parent = "stand";
   pivot.child = "bob";
@@ -274,9 +274,9 @@ TEST_CASE("pendulum: a fixed-base link swings with period 2π√(I_pivot / ((m �
 }
 
 TEST_CASE("prismatic: a slider under constant force moves x = ½·F/(m + X_u̇)·t²") {
-  scenario::BodySpec slider = test::plain_body("slider");
+  model::BodySpec slider = test::plain_body("slider");
   slider.added_mass_B(0, 0) = 3.0;
-  scenario::JointSpec rail;
+  model::JointSpec rail;
   rail.name = "rail";
   rail.type = JT::prismatic;
   rail.parent = "world";
@@ -295,18 +295,18 @@ TEST_CASE("prismatic: a slider under constant force moves x = ½·F/(m + X_u̇)�
 
 TEST_CASE("fixed joint: two welded bodies move exactly like one body with their combined inertia and added mass") {
   test::RandomBodies rnd(5);
-  scenario::BodySpec a = rnd.body("a", 8.0), b = rnd.body("b", 3.0);
+  model::BodySpec a = rnd.body("a", 8.0), b = rnd.body("b", 3.0);
   for (auto* body : {&a, &b}) body->linear_damping.setZero(), body->quadratic_damping.setZero();
   a.initial.nu_B << 0.2, -0.1, 0.05, 0.4, -0.3, 0.2;
   a.initial.q_WB = Eigen::AngleAxisd(0.5, Eigen::Vector3d(1, -1, 2).normalized());
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
+  model::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
 
   // The combined body, expressed in a's frame: spatial inertias add after moving b's into a.
-  const model::Model parts = model::build_model([&] { auto s = test::scenario_with({a, b}, 1.0); s.joints = {weld}; return s; }());
+  const dynamics::Model parts = model::build_model([&] { auto s = test::scenario_with({a, b}, 1.0); s.joints = {weld}; return s; }());
   const spatial::Pose X_ab = parts.bodies[1].joint.pose_in_parent(0.0);
   const spatial::Mat6 M_RB = parts.bodies[0].M_RB_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_RB_B);
   const spatial::Mat6 M_A = parts.bodies[0].M_A_B + spatial::inertia_to_parent(X_ab, parts.bodies[1].M_A_B);
-  scenario::BodySpec ab = a;
+  model::BodySpec ab = a;
   ab.name = "ab";
   ab.mass = M_RB(3, 3);
   const spatial::Mat3 mS = M_RB.topRightCorner<3, 3>();  // m·S(c)
@@ -330,12 +330,12 @@ TEST_CASE("fixed joint: two welded bodies move exactly like one body with their 
 }
 
 TEST_CASE("vehicle reaction: turning an arm joint turns the vehicle back so angular momentum stays zero") {
-  scenario::BodySpec vehicle = test::plain_body("vehicle"), link = test::plain_body("link");
+  model::BodySpec vehicle = test::plain_body("vehicle"), link = test::plain_body("link");
   vehicle.inertia_Bcm_B = Eigen::Vector3d(0.2, 0.3, 0.4).asDiagonal();
   link.mass = 1.0;
   link.inertia_Bcm_B = Eigen::Vector3d(0.05, 0.08, 0.1).asDiagonal();
   for (auto* b : {&vehicle, &link}) b->volume = 0.0;
-  scenario::JointSpec joint;
+  model::JointSpec joint;
   joint.name = "wrist";
   joint.parent = "vehicle";
   joint.child = "link";
@@ -362,7 +362,7 @@ TEST_CASE("vehicle reaction: turning an arm joint turns the vehicle back so angu
 }
 
 TEST_CASE("added mass inside the inertia: a light link with ten times its mass in added mass stays stable at 1 ms") {
-  scenario::BodySpec vehicle = test::plain_body("vehicle"), fin = test::plain_body("fin");
+  model::BodySpec vehicle = test::plain_body("vehicle"), fin = test::plain_body("fin");
   fin.mass = 0.05;
   fin.inertia_Bcm_B = Eigen::Vector3d(1e-5, 2e-5, 2e-5).asDiagonal();
   fin.p_BoBcm_B = Eigen::Vector3d(0.05, 0.0, 0.0);
@@ -375,7 +375,7 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
 
   // First, on a hinge fixed to the world, the joint sees (I_rb + I_a) about its axis.
   {
-    scenario::JointSpec fixed_hinge;
+    model::JointSpec fixed_hinge;
     fixed_hinge.name = "hinge";
     fixed_hinge.parent = "world";
     fixed_hinge.child = "fin";
@@ -391,7 +391,7 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
     CHECK(tr.xdot[0][1] == doctest::Approx(fixed_hinge.effort / (I_rigid + I_added)).epsilon(1e-12));
   }
   vehicle.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
-  scenario::JointSpec hinge;
+  model::JointSpec hinge;
   hinge.name = "hinge";
   hinge.parent = "vehicle";
   hinge.child = "fin";
@@ -409,11 +409,11 @@ TEST_CASE("added mass inside the inertia: a light link with ten times its mass i
 }
 
 TEST_CASE("joint limits: a link driven into its limit stops there, without clamping the state") {
-  scenario::BodySpec link = test::plain_body("link");
+  model::BodySpec link = test::plain_body("link");
   link.mass = 1.0;
   link.inertia_Bcm_B = Eigen::Vector3d(0.01, 0.01, 0.01).asDiagonal();
   link.p_BoBcm_B = Eigen::Vector3d(0.2, 0.0, 0.0);
-  scenario::JointSpec joint;
+  model::JointSpec joint;
   joint.name = "elbow";
   joint.parent = "world";
   joint.child = "link";
@@ -439,10 +439,10 @@ TEST_CASE("joint friction: below F_c a joint creeps at ε·atanh(τ/F_c) — abo
   // through zero stays integrable at the step (joint_forces.h).
   for (const double I : {2.0, 0.05}) {
     CAPTURE(I);
-    scenario::BodySpec wheel = test::plain_body("wheel");
+    model::BodySpec wheel = test::plain_body("wheel");
     wheel.mass = 1.0;
     wheel.inertia_Bcm_B = Eigen::Vector3d(0.5 * I, 0.5 * I, I).asDiagonal();
-    scenario::JointSpec axle;
+    model::JointSpec axle;
     axle.name = "axle";
     axle.parent = "world";
     axle.child = "wheel";
@@ -484,7 +484,7 @@ TEST_CASE("current: a vehicle with an arm in a uniform current moves as in still
   double worst_position = 0.0, worst_joint = 0.0;
   for (std::size_t k = 0; k < a.t.size(); ++k) {
     worst_position = std::max(worst_position, (b.position(k) - a.position(k) - current_W * a.t[k]).norm());
-    for (const model::Body& body : a.model.bodies)
+    for (const dynamics::Body& body : a.model.bodies)
       if (body.joint.dof() == 1)
         worst_joint = std::max(worst_joint, std::abs(b.x[k][static_cast<std::size_t>(body.q_offset)] -
                                                      a.x[k][static_cast<std::size_t>(body.q_offset)]));
@@ -507,17 +507,17 @@ TEST_CASE("aba with motors: armature and lever bias agree with CRBA and RNEA (ge
     s.joints[3].actuator.linear.motor = {0.02, 5.0, 4e-6, 1e-5, 1e-3};
     s.joints[3].actuator.linear.lever = {0.05, 0.12, M_PI / 2.0, 0.002};
     s.joints[3].actuator.linear.nut_mass = 0.3;
-    const model::Model model = model::build_model(s);
+    const dynamics::Model model = model::build_model(s);
     const std::vector<double> x = random_state(model, rnd);
     dynamics::Workspace ws2(model);
     const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2, JointForces::from_aba_workspace);
     CHECK((vdot_aba - H.ldlt().solve(tau - h)).norm() < 1e-10 * (1.0 + vdot_aba.norm()));
     CHECK((dynamics::inverse_dynamics(model, ws2, vdot_aba) - tau).norm() < 1e-10 * (1.0 + tau.norm()));
     // The armature is in H: the same model without the rotors' inertia has a smaller diagonal.
-    const model::Body& b1 = model.bodies[static_cast<std::size_t>(model.body_index("l1"))];
+    const dynamics::Body& b1 = model.bodies[static_cast<std::size_t>(model.body_index("l1"))];
     scenario::Scenario bare = s;
     bare.joints[0].actuator.motor.rotor_inertia = 0.0;
-    const model::Model bare_model = model::build_model(bare);
+    const dynamics::Model bare_model = model::build_model(bare);
     dynamics::Workspace ws3(bare_model);
     dynamics::compute_kinematics_and_forces(bare_model, 0.0, x.data(), ws3);
     const Eigen::Index i = b1.v_offset - model.nq;

@@ -54,7 +54,7 @@ void check_against_fossen(const Vec3& current_W, const Vec3& r_d) {
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   auto random_vec3 = [&] { return Vec3(uniform(rng), uniform(rng), uniform(rng)); };
 
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.volume = 0.0125;
   body.p_BoBcm_B = Vec3(0.02, -0.01, 0.04);
   body.p_BoBcb_B = Vec3(-0.01, 0.02, -0.03);
@@ -68,15 +68,15 @@ void check_against_fossen(const Vec3& current_W, const Vec3& r_d) {
   body.p_BoBcd_B = r_d;
   scenario::Scenario s = test::scenario_with({body}, 1.0);
   s.environment.current_W = current_W;
-  scenario::ForceSpec push;
+  model::ForceSpec push;
   push.name = "push";
   push.body = body.name;
-  push.frame = scenario::ForceFrame::world;
+  push.frame = model::ForceFrame::world;
   push.point_B = Vec3(0.1, 0.05, -0.02);
   push.force = Vec3(3.0, -1.0, 2.0);
   push.moment = Vec3(0.2, 0.1, -0.3);
   s.forces.push_back(push);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
 
   const double m = body.mass, g = s.environment.gravity;

@@ -13,7 +13,7 @@ using spatial::Vec6;
 
 namespace {
 
-scenario::Scenario vacuum_scenario(const scenario::BodySpec& body, double duration,
+scenario::Scenario vacuum_scenario(const model::BodySpec& body, double duration,
                                    double output_rate = 50.0) {
   scenario::Scenario s = test::scenario_with({body}, duration, 1e-3, output_rate);
   s.environment.gravity = 0.0;
@@ -22,7 +22,7 @@ scenario::Scenario vacuum_scenario(const scenario::BodySpec& body, double durati
 
 // ½νᵀMν with M assembled here in Fossen order [Fossen2011 eq. 3.44] — not the model's own M,
 // so a wrong inertia block or ordering in the model cannot cancel out of the check.
-double kinetic_energy(const scenario::BodySpec& body, const Vec6& nu) {
+double kinetic_energy(const model::BodySpec& body, const Vec6& nu) {
   const Eigen::Matrix3d S = spatial::skew(body.p_BoBcm_B);
   Eigen::Matrix<double, 6, 6> M;
   M << body.mass * Eigen::Matrix3d::Identity(), -body.mass * S, body.mass * S,
@@ -33,12 +33,12 @@ double kinetic_energy(const scenario::BodySpec& body, const Vec6& nu) {
 }  // namespace
 
 TEST_CASE("free body: surge velocity settles where F = X_u·u + X_|u|u·u|u|") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
   body.linear_damping << 4.03, 6.22, 5.18, 0.07, 0.07, 0.07;
   body.quadratic_damping << 18.18, 21.66, 36.99, 1.55, 1.55, 1.55;
   scenario::Scenario s = vacuum_scenario(body, 30.0);
-  scenario::ForceSpec push;
+  model::ForceSpec push;
   push.name = "push";
   push.body = body.name;
   push.force = Eigen::Vector3d(10.0, 0.0, 0.0);
@@ -54,7 +54,7 @@ TEST_CASE("free body: surge velocity settles where F = X_u·u + X_|u|u·u|u|") {
 }
 
 TEST_CASE("free body: heave free decay with linear damping is w0·exp(−Z_w·t / (m + Z_ẇ))") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.added_mass_B(2, 2) = 14.57;
   body.linear_damping[2] = 5.18;
   body.initial.nu_B[2] = 0.5;
@@ -71,7 +71,7 @@ TEST_CASE("free body: heave free decay with linear damping is w0·exp(−Z_w·t 
 }
 
 TEST_CASE("free body: a buoyant body rises at the speed where B − W = Z_w·|w| + Z_|w|w·w²") {
-  scenario::BodySpec body = test::plain_body();  // BlueROV2: B = 114.8 N > W = 112.8 N
+  model::BodySpec body = test::plain_body();  // BlueROV2: B = 114.8 N > W = 112.8 N
   body.volume = 0.011702;
   body.p_BoBcm_B = Eigen::Vector3d(0.0, 0.0, 0.02);
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
@@ -93,7 +93,7 @@ TEST_CASE("free body: a buoyant body rises at the speed where B − W = Z_w·|w|
 }
 
 TEST_CASE("free body: ½νᵀ(M_RB + M_A)ν is conserved in an ideal fluid with anisotropic added mass") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.p_BoBcm_B = Eigen::Vector3d(0.03, -0.01, 0.05);
   body.inertia_Bcm_B << 0.21, 0.01, -0.02, 0.01, 0.35, 0.015, -0.02, 0.015, 0.28;
   // A full symmetric positive-definite added mass with every coupling present.
@@ -113,9 +113,9 @@ TEST_CASE("free body: ½νᵀ(M_RB + M_A)ν is conserved in an ideal fluid with 
 }
 
 TEST_CASE("hydrodynamics: the Munk moment is (X_u̇ − Y_v̇)·u·v magnitudes, turning a slender body broadside") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.added_mass_B.diagonal() << 1.0, 20.0, 20.0, 0.01, 0.3, 0.3;  // slender along x
-  const model::Model model = model::build_model(test::scenario_with({body}, 1.0));
+  const dynamics::Model model = model::build_model(test::scenario_with({body}, 1.0));
   const double u = 1.0, v = 0.2;
   const Vec6 V = spatial::from_fossen_order((Vec6() << u, v, 0, 0, 0, 0).finished());
   const auto motion = dynamics::body_motion(Eigen::Matrix3d::Identity(), V, Eigen::Vector3d::Zero());
@@ -137,7 +137,7 @@ TEST_CASE("hydrodynamics: the Munk moment is (X_u̇ − Y_v̇)·u·v magnitudes,
 }
 
 TEST_CASE("free body: a small roll oscillation has the period 2π·√((I_x + K_ṗ) / (W·BG))") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
   const double BG = 0.05;
   body.p_BoBcb_B = Eigen::Vector3d(0.0, 0.0, -BG);  // CB above the CG (origin)
@@ -166,7 +166,7 @@ TEST_CASE("free body: a small roll oscillation has the period 2π·√((I_x + K_
 }
 
 TEST_CASE("free body: in a uniform current it moves as in still water, carried by the current") {
-  scenario::BodySpec body = test::plain_body();  // BlueROV2 with CG offset, positive buoyancy
+  model::BodySpec body = test::plain_body();  // BlueROV2 with CG offset, positive buoyancy
   body.volume = 0.011702;
   body.p_BoBcm_B = Eigen::Vector3d(0.0, 0.0, 0.02);
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
@@ -200,7 +200,7 @@ TEST_CASE("free body: in a uniform current it moves as in still water, carried b
 }
 
 TEST_CASE("free body: a spin about a principal axis keeps q(t) = q0 ⊗ exp(ωt/2), unit to 1e-12, with rk4 and dopri5") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.inertia_Bcm_B.diagonal() << 0.1, 0.3, 0.5;
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.2, 0.3;
   const Eigen::Vector3d w_B(0.0, 0.0, 1.3);  // about the z principal axis: ω stays constant
@@ -226,7 +226,7 @@ TEST_CASE("free body: a spin about a principal axis keeps q(t) = q0 ⊗ exp(ωt/
 }
 
 TEST_CASE("restoring: a neutral body with the CB straight above the CG stays at rest") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.p_BoBcm_B = Eigen::Vector3d(0.01, -0.02, 0.03);
   body.p_BoBcb_B = Eigen::Vector3d(0.01, -0.02, -0.01);
   body.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
@@ -239,12 +239,12 @@ TEST_CASE("restoring: a neutral body with the CB straight above the CG stays at 
 }
 
 TEST_CASE("restoring: weight and buoyancy are W·R_WBᵀe_z at the CG and −B·R_WBᵀe_z at the CB") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.volume = 0.02;
   body.p_BoBcm_B = Eigen::Vector3d(0.1, 0.0, 0.02);
   body.p_BoBcb_B = Eigen::Vector3d(0.0, 0.05, -0.01);
   const scenario::Scenario s = test::scenario_with({body}, 1.0);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   const Eigen::Matrix3d R_WB = Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
   const Vec6 F = spatial::to_fossen_order(dynamics::restoring(model.bodies[0], R_WB));
   const double W = body.mass * s.environment.gravity;

@@ -1,6 +1,6 @@
 // The forces a joint applies along its axis (dynamics/joint_forces.h), each against a closed-form
 // motion of a single wheel on a hinge fixed to the world, run through the whole simulator (the
-// path `sim` takes: articulated_body.cpp's joint forces, not JointActuation::torque()).
+// path `sim` takes: articulated_body.cpp's joint forces).
 // The wheel's CG is on the axis, gravity is off and it has no fluid terms, so the axis sees only
 // its own inertia I and the joint's forces: I·q̈ = τ(q, q̇).
 #include <doctest/doctest.h>
@@ -15,8 +15,8 @@ namespace {
 
 constexpr double kWheelInertia = 0.5;  // kg m² about the hinge axis
 
-scenario::Scenario wheel_on_hinge(const scenario::JointSpec& hinge, double duration, double step = 1e-3) {
-  scenario::BodySpec wheel = test::plain_body("wheel");
+scenario::Scenario wheel_on_hinge(const model::JointSpec& hinge, double duration, double step = 1e-3) {
+  model::BodySpec wheel = test::plain_body("wheel");
   wheel.mass = 1.0;
   wheel.volume = 0.0;
   wheel.inertia_Bcm_B = Eigen::Vector3d(0.3, 0.3, kWheelInertia).asDiagonal();
@@ -27,8 +27,8 @@ scenario::Scenario wheel_on_hinge(const scenario::JointSpec& hinge, double durat
   return s;
 }
 
-scenario::JointSpec hinge_joint() {
-  scenario::JointSpec hinge;
+model::JointSpec hinge_joint() {
+  model::JointSpec hinge;
   hinge.name = "hinge";
   hinge.parent = "world";
   hinge.child = "wheel";
@@ -46,7 +46,7 @@ double joint_position(const test::Trajectory& tr, std::size_t k) {
 }  // namespace
 
 TEST_CASE("joint viscous damping: a spinning wheel slows as q̇₀·exp(−b·t/I), taking energy out") {
-  scenario::JointSpec hinge = hinge_joint();
+  model::JointSpec hinge = hinge_joint();
   hinge.damping = 0.25;  // N m s/rad: time constant I/b = 2 s
   for (const double qd0 : {1.5, -1.5}) {
     CAPTURE(qd0);
@@ -66,7 +66,7 @@ TEST_CASE("joint viscous damping: a spinning wheel slows as q̇₀·exp(−b·t/
 TEST_CASE("gear motor's dry friction: an unpowered motor decelerates its joint at N·f_s / (I + N²·J_m) against the motion") {
   // [Leborne2018] eq. 2 as actuation/gear_motor.h writes it: dry friction f_s on the motor shaft
   // reflects to N·f_s at the joint; the rotor adds N²·J_m to the inertia the joint sees.
-  scenario::JointSpec hinge = hinge_joint();
+  model::JointSpec hinge = hinge_joint();
   hinge.actuator.kind = actuation::JointActuatorKind::gear_motor;
   hinge.actuator.has_input = true;
   hinge.actuator.input.constant = 0.0;  // no current: only friction
@@ -99,7 +99,7 @@ TEST_CASE("joint limit: critically damped (ζ = 1) — the stop holds the wheel 
   // (an O(ω·h) error: 10 % at 1 ms, hence the 0.1 ms step here, ω·h ≈ 0.03 — the stop's
   // stiffness is the model's, not the step's, so a finer step resolves the same stop), and
   // sampling the deepest point at the steps only (depth ∝ 1 − ½ω²δt², δt ≤ h/2).
-  scenario::JointSpec hinge = hinge_joint();
+  model::JointSpec hinge = hinge_joint();
   hinge.limits.upper = 0.5;
   hinge.limits.lower = -0.5;
   const double v0 = 0.4;

@@ -41,7 +41,7 @@ struct Hydrostatics {
 Hydrostatics hydrostatics(const test::Run& run, std::size_t k, const Vec3& o) {
   Hydrostatics h;
   for (std::size_t b = 0; b < run.model.bodies.size(); ++b) {
-    const model::Body& body = run.model.bodies[b];
+    const dynamics::Body& body = run.model.bodies[b];
     const spatial::Pose& X = run.rec.X_WB[k][b];
     const Vec3 cg = X.p + X.R * body.p_BoBcm_B, cb = X.p + X.R * body.p_BoBcb_B;
     h.net_up += body.buoyancy - body.weight;
@@ -169,7 +169,7 @@ TEST_CASE("uvms_ik_reach: with K_D = 0.2 the distal joints chatter at the 100 Hz
   const test::Run run = test::run_file("scenarios/uvms_ik_reach.yaml", stiffer);
   // At 100 Hz output a 50 Hz oscillation shows as joint rates far larger than the positions'
   // change between samples would give.
-  const model::Body& forearm = run.model.bodies[body_index(run, "uvms/arm/forearm")];
+  const dynamics::Body& forearm = run.model.bodies[body_index(run, "uvms/arm/forearm")];
   double mismatch = 0;
   for (std::size_t k = 1; k + 1 < run.rec.t.size(); ++k) {
     const double dq = (run.rec.x[k + 1][static_cast<std::size_t>(forearm.q_offset)] -

@@ -25,7 +25,7 @@ Vec3 euler_at(const test::Run& run, std::size_t k, std::size_t body = 0) {
   return spatial::euler_zyx_from_rotation(run.rec.X_WB[k][body].R);
 }
 Vec6 nu_at(const test::Run& run, std::size_t k, std::size_t body = 0) {
-  const model::Body& b = run.model.bodies[body];
+  const dynamics::Body& b = run.model.bodies[body];
   return spatial::to_fossen_order(Eigen::Map<const Vec6>(run.rec.x[k].data() + b.v_offset));
 }
 std::size_t sample_at(const test::Run& run, double t) {
@@ -83,7 +83,7 @@ struct PitchHeave {
   }
 };
 
-PitchHeave pitch_heave_of(const scenario::BodySpec& b, double g) {
+PitchHeave pitch_heave_of(const model::BodySpec& b, double g) {
   const double z_g = b.p_BoBcm_B.z() - b.p_BoBcb_B.z();
   return PitchHeave{b.mass, b.added_mass_B(0, 0), b.added_mass_B(2, 2),
                     b.inertia_Bcm_B(1, 1) + b.mass * b.p_BoBcm_B.squaredNorm() + b.added_mass_B(4, 4),
@@ -94,7 +94,7 @@ PitchHeave pitch_heave_of(const scenario::BodySpec& b, double g) {
 
 TEST_CASE("Munk instability: the BlueROV2's level surge loses stability at the README's u*, with the linear model's frequency") {
   const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml");
-  const scenario::BodySpec& b = s.bodies.at(0);
+  const model::BodySpec& b = s.bodies.at(0);
   const PitchHeave ph = pitch_heave_of(b, s.environment.gravity);
   const double u_star = ph.onset_speed();
   CHECK(u_star == doctest::Approx(0.46).epsilon(0.01));  // the README's figure
@@ -146,7 +146,7 @@ TEST_CASE("Munk instability: the BlueROV2's level surge loses stability at the R
 
 TEST_CASE("bluerov2_push (the default): 4 N settle it at the surge speed and nose-down trim the README derives") {
   const test::Run run = test::run_file("scenarios/bluerov2_push.yaml");
-  const scenario::BodySpec& b = run.scenario.bodies.at(0);
+  const model::BodySpec& b = run.scenario.bodies.at(0);
   const double g = run.scenario.environment.gravity;
   const double W = b.mass * g, B = run.scenario.environment.water_density * g * b.volume;
   const std::size_t end = run.rec.t.size() - 1;
@@ -174,7 +174,7 @@ TEST_CASE("bluerov2_push (the default): 4 N settle it at the surge speed and nos
 
 TEST_CASE("bluerov2_surge_steps: under the autopilot the pilot's three demands settle at thrust = drag, level and on course") {
   const test::Run run = test::run_file("scenarios/bluerov2_surge_steps.yaml");
-  const scenario::BodySpec& b = run.scenario.bodies.at(0);
+  const model::BodySpec& b = run.scenario.bodies.at(0);
   const double c45 = std::sqrt(0.5);
   const double table[] = {6.4, 18.2, 34.6};  // the T200 table at 1600, 1700, 1800 µs (N)
   const double pwm[] = {1600, 1700, 1800};
@@ -202,7 +202,7 @@ TEST_CASE("bluerov2_surge_steps: under the autopilot the pilot's three demands s
 TEST_CASE("bluerov2_surge_free: with no autopilot the vehicle passes u*, pitches through 90° and loops until it surfaces") {
   const test::Run run = test::run_file("scenarios/bluerov2_surge_free.yaml");
   const scenario::Scenario& s = run.scenario;
-  const scenario::BodySpec& b = s.bodies.at(0);
+  const model::BodySpec& b = s.bodies.at(0);
   // The thrusters' nose-up moment at 1600 µs: 4·6.4 N·cos 45° at 8.5 cm below the origin, and
   // the pitch at which BG alone balances it.
   const double moment = 4 * 6.4 * std::sqrt(0.5) * 0.085;
@@ -228,14 +228,14 @@ TEST_CASE("bluerov2_surge_free: with no autopilot the vehicle passes u*, pitches
 TEST_CASE("bluerov2_current: carried by the current, the vehicle turns as in still water and rises at its heave speed") {
   const test::Run run = test::run_file("scenarios/bluerov2_current.yaml");
   const scenario::Scenario& s = run.scenario;
-  const scenario::BodySpec& b = s.bodies.at(0);
+  const model::BodySpec& b = s.bodies.at(0);
   const Vec3 current = s.environment.current_W;
   // The yaw of a body turning about its vertical axis in still water, integrated here on its own
   // (RK4 at 1 ms): (I_z + N_ṙ) ṙ = N(t) − N_r r − N_|r|r |r| r.
   const double I = b.inertia_Bcm_B(2, 2) + b.mass * (b.p_BoBcm_B.x() * b.p_BoBcm_B.x() + b.p_BoBcm_B.y() * b.p_BoBcm_B.y()) +
                    b.added_mass_B(5, 5);
   const double N_r = b.linear_damping[5], N_rr = b.quadratic_damping[5];
-  const scenario::ForceSpec& pulse = s.forces.at(0);
+  const model::ForceSpec& pulse = s.forces.at(0);
   const auto rdot = [&](double t, double r) {
     return ((t >= pulse.start && t < pulse.stop ? pulse.moment.z() : 0.0) - N_r * r - N_rr * std::abs(r) * r) / I;
   };
@@ -266,7 +266,7 @@ TEST_CASE("bluerov2_current: carried by the current, the vehicle turns as in sti
 
 TEST_CASE("bluerov2_roll_decay: the roll oscillation decays with the period of the coupled sway–roll motion, near 2π√((I_x+K_ṗ)/(W·BG))") {
   const test::Run run = test::run_file("scenarios/bluerov2_roll_decay.yaml");
-  const scenario::BodySpec& b = run.scenario.bodies.at(0);
+  const model::BodySpec& b = run.scenario.bodies.at(0);
   const double g = run.scenario.environment.gravity, W = b.mass * g, BG = b.p_BoBcm_B.z();
   const double rule = 2 * std::numbers::pi * std::sqrt((b.inertia_Bcm_B(0, 0) + b.added_mass_B(3, 3)) / (W * BG));
   CHECK(rule == doctest::Approx(2.2).epsilon(0.01));  // the comment's figure

@@ -25,7 +25,7 @@ TEST_CASE("two_bluerov_rigid.yaml: the neutral pair surges straight at the speed
   const test::Recording r = test::record(kScenarios + "two_bluerov_rigid.yaml");
   // Weight and buoyancy of the three bodies balance (vehicles 0.315 kg buoyant, piece 0.63 kg heavy).
   double net = 0.0;
-  for (const model::Body& b : r.model.bodies) net += b.buoyancy - b.weight;
+  for (const dynamics::Body& b : r.model.bodies) net += b.buoyancy - b.weight;
   CHECK(std::abs(net) < 1e-9);
   // Surge drag of the two vehicles and the piece, all quadratic (Table 3 X_|u|u = 34.96, X_u = 0;
   // Table 2 21.24): (2·34.96 + 21.24)·u² = 2·10 N. The surge mode's time constant is 0.26 s,

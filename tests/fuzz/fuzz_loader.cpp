@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const uwsim::scenario::Scenario scenario =
         uwsim::scenario::load_scenario_text(text, "fuzz_input.yaml");
-    const uwsim::model::Model model = uwsim::model::build_model(scenario);
+    const uwsim::dynamics::Model model = uwsim::model::build_model(scenario);
     (void)model;
   } catch (const uwsim::scenario::ScenarioError&) {
     // Rejected input: expected.

@@ -13,7 +13,7 @@ namespace {
 // Heave with quadratic damping only: (m + Z_ẇ)ẇ = −Z_|w|w·w|w|, so for w0 > 0
 // w(t) = w0 / (1 + k·w0·t) with k = Z_|w|w / (m + Z_ẇ).
 struct QuadraticDecay {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   double w0 = 1.0;
   QuadraticDecay() {
     body.added_mass_B(2, 2) = 14.57;
@@ -71,11 +71,11 @@ TEST_CASE("driver: the last sample lands on the end time when the duration is of
 }
 
 TEST_CASE("driver: a force on for start ≤ t < stop gives exactly the impulse F·(stop − start)") {
-  scenario::BodySpec body = test::plain_body();
+  model::BodySpec body = test::plain_body();
   body.added_mass_B(0, 0) = 5.5;
   scenario::Scenario s = test::scenario_with({body}, 2.0, 1e-3, 50.0);
   s.environment.gravity = 0.0;
-  scenario::ForceSpec push;
+  model::ForceSpec push;
   push.name = "push";
   push.body = body.name;
   push.force = Eigen::Vector3d(3.0, 0.0, 0.0);
@@ -97,9 +97,9 @@ TEST_CASE("driver: a force on for start ≤ t < stop gives exactly the impulse F
 }
 
 TEST_CASE("driver: an exploding state stops the run and names the body, the component and the time") {
-  scenario::BodySpec body = test::plain_body("runaway");
+  model::BodySpec body = test::plain_body("runaway");
   scenario::Scenario s = test::scenario_with({body}, 10.0);
-  scenario::ForceSpec push;
+  model::ForceSpec push;
   push.name = "huge";
   push.body = body.name;
   push.force = Eigen::Vector3d(0.0, 1e9, 0.0);
@@ -115,12 +115,12 @@ TEST_CASE("driver: an exploding state stops the run and names the body, the comp
 TEST_CASE("driver: a stop request ends the run after the current step, sampling where it stopped") {
   const QuadraticDecay problem;
   const scenario::Scenario s = problem.scenario(100.0, 1e-3, 50.0);
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   test::Trajectory tr;
   tr.model = model;
   test::CollectingSink sink(tr);
   std::atomic<bool> stop{true};
-  const integrate::RunResult result = integrate::run(model, integrate::settings_from(s.simulation), sink, &stop);
+  const integrate::RunResult result = integrate::run(model, scenario::integration_settings(s.simulation), sink, &stop);
   CHECK(result.outcome == integrate::Outcome::interrupted);
   REQUIRE(tr.t.size() == 2);
   CHECK(tr.t[1] == doctest::Approx(1e-3));

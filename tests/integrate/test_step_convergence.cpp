@@ -15,14 +15,14 @@ using Eigen::Vector3d;
 namespace {
 
 scenario::Scenario vehicle_arm_and_pod(double step) {
-  scenario::BodySpec rov = test::plain_body("rov");
+  model::BodySpec rov = test::plain_body("rov");
   rov.added_mass_B.diagonal() << 5.5, 12.7, 14.57, 0.12, 0.12, 0.12;
   rov.linear_damping << 4.03, 6.22, 5.18, 0.07, 0.07, 0.07;
   // Linear damping only: |ν|ν is not twice differentiable where a component passes zero,
   // which would cost rk4 an order there (that is the drag law's, not the model's, doing).
   rov.p_BoBcm_B = Vector3d(0.0, 0.0, 0.02);
   rov.initial.nu_B << 0.3, 0.0, 0.1, 0.0, 0.1, 0.2;
-  scenario::BodySpec l1 = test::plain_body("l1"), l2 = test::plain_body("l2"), pod = test::plain_body("pod");
+  model::BodySpec l1 = test::plain_body("l1"), l2 = test::plain_body("l2"), pod = test::plain_body("pod");
   for (auto* b : {&l1, &l2}) {
     b->mass = 0.8;
     b->inertia_Bcm_B = Vector3d(0.002, 0.01, 0.01).asDiagonal();
@@ -38,7 +38,7 @@ scenario::Scenario vehicle_arm_and_pod(double step) {
   // depth τ/(D·ω²) (D ≈ its inertia about the axis): it stays in contact throughout, where the
   // stop force is smooth. Entering or leaving a stop switches the damping term on or off (a jump
   // of the force), which no fixed-step method integrates at its full order.
-  scenario::JointSpec shoulder;
+  model::JointSpec shoulder;
   shoulder.name = "shoulder";
   shoulder.parent = "rov";
   shoulder.child = "l1";
@@ -47,10 +47,10 @@ scenario::Scenario vehicle_arm_and_pod(double step) {
   shoulder.limits.upper = 0.3;
   shoulder.effort = 4.0;
   const double D = 0.01 + 0.8 * 0.1 * 0.1;
-  const double omega = 2.0 * M_PI * scenario::ComplianceSpec{}.limit_frequency;
+  const double omega = 2.0 * M_PI * model::ComplianceSpec{}.limit_frequency;
   shoulder.initial_position = 0.3 + shoulder.effort / (D * omega * omega);
   // The elbow slides against Coulomb friction and damping, slows, and reverses under gravity.
-  scenario::JointSpec elbow;
+  model::JointSpec elbow;
   elbow.name = "elbow";
   elbow.parent = "l1";
   elbow.child = "l2";
@@ -59,9 +59,9 @@ scenario::Scenario vehicle_arm_and_pod(double step) {
   elbow.friction = 0.05;
   elbow.damping = 0.01;
   elbow.initial_velocity = 1.5;
-  scenario::ConnectorSpec ball;
+  model::ConnectorSpec ball;
   ball.name = "hitch";
-  ball.type = scenario::ConnectorType::ball;
+  ball.type = model::ConnectorType::ball;
   ball.first = "rov";
   ball.second = "pod";
   ball.point_B = Vector3d(-0.3, 0.0, 0.1);

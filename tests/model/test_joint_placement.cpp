@@ -24,14 +24,14 @@ Isometry3d Tx(double d) { return Isometry3d(Translation3d(d, 0, 0)); }
 Isometry3d Tz(double d) { return Isometry3d(Translation3d(0, 0, d)); }
 
 // Builds a two-body model with one joint and returns X_PC(q) as the model computes it.
-Isometry3d model_pose(const scenario::JointSpec& joint, double q) {
+Isometry3d model_pose(const model::JointSpec& joint, double q) {
   scenario::Scenario s = test::scenario_with({test::plain_body(kParent), test::plain_body(kChild)}, 1.0);
-  scenario::JointSpec j = joint;
+  model::JointSpec j = joint;
   j.name = kJoint;
   j.parent = kParent;
   j.child = kChild;
   s.joints = {j};
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   const spatial::Pose X = model.bodies[1].joint.pose_in_parent(q);
   Isometry3d T = Isometry3d::Identity();
   T.linear() = X.R;
@@ -46,21 +46,21 @@ void check_same(const Isometry3d& a, const Isometry3d& b) {
 }  // namespace
 
 TEST_CASE("joint placement: classic DH is Rz(θ+q)·Tz(d)·Tx(a)·Rx(α) — prismatic adds q to d") {
-  scenario::JointSpec j;
-  j.placement.kind = scenario::JointPlacementSpec::Kind::dh;
+  model::JointSpec j;
+  j.placement.kind = model::JointPlacementSpec::Kind::dh;
   j.placement.theta = 0.3, j.placement.d = 0.05, j.placement.a = 0.12, j.placement.alpha = 1.2;
   const auto& p = j.placement;
   for (double q : {-0.7, 0.0, 0.4}) {
-    j.type = scenario::JointType::revolute;
+    j.type = model::JointType::revolute;
     check_same(model_pose(j, q), Rz(p.theta + q) * Tz(p.d) * Tx(p.a) * Rx(p.alpha));
-    j.type = scenario::JointType::prismatic;
+    j.type = model::JointType::prismatic;
     check_same(model_pose(j, q), Rz(p.theta) * Tz(p.d + q) * Tx(p.a) * Rx(p.alpha));
   }
 }
 
 TEST_CASE("joint placement: modified DH (Khalil) is Rx(α)·Tx(d)·Rz(θ+q)·Tz(r), after the mount") {
-  scenario::JointSpec j;
-  j.placement.kind = scenario::JointPlacementSpec::Kind::mdh;
+  model::JointSpec j;
+  j.placement.kind = model::JointPlacementSpec::Kind::mdh;
   j.placement.alpha = -0.8, j.placement.d = 0.11, j.placement.theta = 0.25, j.placement.r = -0.04;
   j.placement.mount_xyz = Vector3d(0.08, 0.18, 0.32);
   j.placement.mount_rpy = Vector3d(0.1, -0.2, 0.3);
@@ -70,15 +70,15 @@ TEST_CASE("joint placement: modified DH (Khalil) is Rx(α)·Tx(d)·Rz(θ+q)·Tz(
                                       AngleAxisd(p.mount_rpy.y(), Vector3d::UnitY()) *
                                       AngleAxisd(p.mount_rpy.x(), Vector3d::UnitX()));
   for (double q : {-1.1, 0.0, 0.6}) {
-    j.type = scenario::JointType::revolute;
+    j.type = model::JointType::revolute;
     check_same(model_pose(j, q), mount * Rx(p.alpha) * Tx(p.d) * Rz(p.theta + q) * Tz(p.r));
-    j.type = scenario::JointType::prismatic;
+    j.type = model::JointType::prismatic;
     check_same(model_pose(j, q), mount * Rx(p.alpha) * Tx(p.d) * Rz(p.theta) * Tz(p.r + q));
   }
 }
 
 TEST_CASE("joint placement: origin + axis turns about the axis through the joint origin") {
-  scenario::JointSpec j;
+  model::JointSpec j;
   j.placement.xyz = Vector3d(0.2, -0.1, 0.05);
   j.placement.rpy = Vector3d(0.4, 0.1, -0.6);
   j.placement.axis = Vector3d(1, 2, -1);
@@ -87,23 +87,23 @@ TEST_CASE("joint placement: origin + axis turns about the axis through the joint
                             Isometry3d(AngleAxisd(p.rpy.z(), Vector3d::UnitZ()) * AngleAxisd(p.rpy.y(), Vector3d::UnitY()) *
                                        AngleAxisd(p.rpy.x(), Vector3d::UnitX()));
   for (double q : {-2.0, 0.5}) {
-    j.type = scenario::JointType::revolute;
+    j.type = model::JointType::revolute;
     check_same(model_pose(j, q), origin * Isometry3d(AngleAxisd(q, p.axis.normalized())));
-    j.type = scenario::JointType::prismatic;
+    j.type = model::JointType::prismatic;
     check_same(model_pose(j, q), origin * Isometry3d(Translation3d(q * p.axis.normalized())));
   }
 }
 
 TEST_CASE("joint placement: the motion subspace S is the joint's twist seen from the child") {
   // Finite difference of the child pose: ω and v of C relative to P, in C, per unit q̇.
-  scenario::JointSpec j;
-  j.placement.kind = scenario::JointPlacementSpec::Kind::dh;
+  model::JointSpec j;
+  j.placement.kind = model::JointPlacementSpec::Kind::dh;
   j.placement.theta = 0.3, j.placement.d = 0.05, j.placement.a = 0.12, j.placement.alpha = 1.2;
   scenario::Scenario s = test::scenario_with({test::plain_body(kParent), test::plain_body(kChild)}, 1.0);
   j.name = kJoint, j.parent = kParent, j.child = kChild;
   s.joints = {j};
-  const model::Model model = model::build_model(s);
-  const model::Joint& joint = model.bodies[1].joint;
+  const dynamics::Model model = model::build_model(s);
+  const dynamics::Joint& joint = model.bodies[1].joint;
   const double q = 0.4, h = 1e-6;
   const spatial::Pose X0 = joint.pose_in_parent(q), X1 = joint.pose_in_parent(q + h);
   const Eigen::Matrix3d dR = X0.R.transpose() * (X1.R - X0.R) / h;  // S(ω_C)
@@ -114,10 +114,10 @@ TEST_CASE("joint placement: the motion subspace S is the joint's twist seen from
 }
 
 TEST_CASE("model: joint damping too stiff for the step is flagged (b·h > 2·Sᵀ M S)") {
-  scenario::BodySpec light = test::plain_body(kChild);
+  model::BodySpec light = test::plain_body(kChild);
   light.mass = 0.01;
   light.inertia_Bcm_B = Eigen::Vector3d(1e-5, 1e-5, 1e-4).asDiagonal();
-  scenario::JointSpec j;
+  model::JointSpec j;
   j.name = kJoint, j.parent = kParent, j.child = kChild;
   scenario::Scenario s = test::scenario_with({test::plain_body(kParent), light}, 1.0);
   const double own_inertia = 1e-4;  // about z, the joint axis, through the CG at the origin

@@ -25,8 +25,8 @@ double numerical_strip_moment(double rho, double C, double width, double length)
 }  // namespace
 
 TEST_CASE("shapes: a cylinder's volume, added mass (paper 002 Sec. VI) and drag at its centre") {
-  scenario::ShapeSpec cylinder;
-  cylinder.kind = scenario::ShapeSpec::Kind::cylinder;
+  model::ShapeSpec cylinder;
+  cylinder.kind = model::ShapeSpec::Kind::cylinder;
   cylinder.radius = 0.085, cylinder.length = 0.62;
   cylinder.drag_coefficients = Eigen::Vector3d(0.8, 1.0, 1.1);
   const double rho = 1026.0, mass = 14.3, r = 0.085, l = 0.62;
@@ -46,8 +46,8 @@ TEST_CASE("shapes: a cylinder's volume, added mass (paper 002 Sec. VI) and drag 
 }
 
 TEST_CASE("shapes: a box's rotational drag sums the strip moments of the faces it sweeps") {
-  scenario::ShapeSpec box;
-  box.kind = scenario::ShapeSpec::Kind::box;
+  model::ShapeSpec box;
+  box.kind = model::ShapeSpec::Kind::box;
   box.size = Eigen::Vector3d(0.4, 0.3, 0.2);
   box.drag_coefficients = Eigen::Vector3d(1.1, 1.2, 1.3);
   const double rho = 1000.0;
@@ -64,8 +64,8 @@ TEST_CASE("shapes: a box's rotational drag sums the strip moments of the faces i
 }
 
 TEST_CASE("shapes: added mass moved off-centre keeps the kinetic energy of the same motion") {
-  scenario::ShapeSpec cylinder;
-  cylinder.kind = scenario::ShapeSpec::Kind::cylinder;
+  model::ShapeSpec cylinder;
+  cylinder.kind = model::ShapeSpec::Kind::cylinder;
   cylinder.radius = 0.02, cylinder.length = 0.15;
   const auto A_c = model::shape_added_mass(cylinder, 0.3, 1000.0);
   cylinder.center_B = Eigen::Vector3d(0.075, 0.01, -0.02);
@@ -85,29 +85,29 @@ TEST_CASE("shapes: a cylinder along z is the cylinder along x turned onto z") {
   R.col(1) = Eigen::Vector3d::UnitX();
   R.col(2) = Eigen::Vector3d::UnitY();
   REQUIRE(R.determinant() == doctest::Approx(1.0));
-  scenario::Matrix6 R6 = scenario::Matrix6::Zero();
+  model::Matrix6 R6 = model::Matrix6::Zero();
   R6.topLeftCorner<3, 3>() = R;
   R6.bottomRightCorner<3, 3>() = R;
 
-  scenario::ShapeSpec along_z;
-  along_z.kind = scenario::ShapeSpec::Kind::cylinder;
+  model::ShapeSpec along_z;
+  along_z.kind = model::ShapeSpec::Kind::cylinder;
   along_z.radius = 0.02, along_z.length = 0.145, along_z.axis = 2;
   along_z.drag_coefficients = Eigen::Vector3d(0.7, 0.9, 1.3);  // flow along body x, y, z
-  scenario::ShapeSpec along_x = along_z;
+  model::ShapeSpec along_x = along_z;
   along_x.axis = 0;
   along_x.drag_coefficients = R.transpose() * along_z.drag_coefficients;  // the same flows, its axes
   const double rho = 1000.0, mass = 0.429;
 
-  const scenario::Matrix6 turned = R6 * model::shape_added_mass(along_x, mass, rho) * R6.transpose();
+  const model::Matrix6 turned = R6 * model::shape_added_mass(along_x, mass, rho) * R6.transpose();
   CHECK((model::shape_added_mass(along_z, mass, rho) - turned).norm() < 1e-15);
-  const scenario::Matrix3 inertia = R * model::homogeneous_inertia(along_x, mass) * R.transpose();
+  const model::Matrix3 inertia = R * model::homogeneous_inertia(along_x, mass) * R.transpose();
   CHECK((model::homogeneous_inertia(along_z, mass) - inertia).norm() < 1e-18);
-  const scenario::Vector6 drag_x = model::shape_quadratic_drag(along_x, rho);
-  const scenario::Matrix6 drag_turned = R6 * drag_x.asDiagonal() * R6.transpose();
+  const model::Vector6 drag_x = model::shape_quadratic_drag(along_x, rho);
+  const model::Matrix6 drag_turned = R6 * drag_x.asDiagonal() * R6.transpose();
   CHECK((model::shape_quadratic_drag(along_z, rho) - drag_turned.diagonal()).norm() < 1e-15);
   // Cross-flow along body x drags a z-cylinder with its x coefficient; pitch sweeps it along x.
   const double r = 0.02, l = 0.145;
-  const scenario::Vector6 D = model::shape_quadratic_drag(along_z, rho);
+  const model::Vector6 D = model::shape_quadratic_drag(along_z, rho);
   CHECK(D[0] == doctest::Approx(0.5 * rho * 0.7 * 2 * r * l));
   CHECK(D[2] == doctest::Approx(0.5 * rho * 1.3 * M_PI * r * r));
   CHECK(D[4] == doctest::Approx(numerical_strip_moment(rho, 0.7, 2 * r, l)).epsilon(1e-6));

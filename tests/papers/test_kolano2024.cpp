@@ -81,7 +81,7 @@ TEST_CASE("paper 004: the arm follows its quintic trial within its speed limits 
       {"q_axis_e", "m2_1_1_link"}, {"q_axis_d", "m2_joint_link"}, {"q_axis_c", "m2_1_2_link"}, {"q_axis_b", "m1_link"}};
   for (const auto& [channel, link] : joints) {
     CAPTURE(channel);
-    const inputs::Channel* c = nullptr;
+    const inputs::ChannelParameters* c = nullptr;
     for (const auto& in : r.scenario.inputs)
       if (in.channel.name == channel) c = &in.channel;
     REQUIRE(c != nullptr);

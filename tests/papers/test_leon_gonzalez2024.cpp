@@ -25,7 +25,7 @@ Matrix3d skew(const Vector3d& a) {
 }
 
 // Fossen's 6×6 inertia about the body origin, rigid body (eq. 3.44) plus added mass.
-Matrix6 inertia_about_origin(const scenario::BodySpec& b) {
+Matrix6 inertia_about_origin(const model::BodySpec& b) {
   const Matrix3d S = skew(b.p_BoBcm_B);
   Matrix6 M;
   M << b.mass * Matrix3d::Identity(), -b.mass * S,  //
@@ -77,7 +77,7 @@ TEST_CASE("paper 001 Sec. 6.5: the vehicle yaws against joint 1 as angular momen
 
   std::vector<Matrix6> M(nb);
   for (std::size_t b = 0; b < nb; ++b) {
-    const scenario::BodySpec& spec = r.spec(r.model.bodies[b].name);
+    const model::BodySpec& spec = r.spec(r.model.bodies[b].name);
     REQUIRE(spec.quadratic_damping.isZero());
     M[b] = inertia_about_origin(spec);
   }
@@ -89,7 +89,7 @@ TEST_CASE("paper 001 Sec. 6.5: the vehicle yaws against joint 1 as angular momen
   auto external_z = [&](std::size_t k) {
     double m = 0.0;
     for (std::size_t b = 0; b < nb; ++b) {
-      const scenario::BodySpec& spec = r.spec(r.model.bodies[b].name);
+      const model::BodySpec& spec = r.spec(r.model.bodies[b].name);
       const Vector6 damping = -spec.linear_damping.cwiseProduct(r.bodies[k][b].nu);
       m += moment_z(r.bodies[k][b], damping, spec.p_BoBcd_B);
     }

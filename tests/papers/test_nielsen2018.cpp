@@ -43,11 +43,11 @@ std::size_t sample_at(const test::Run& run, double t) {
 // T₁ω² + T₂ω·u at advance speed u, and the four of them balance the three bodies' surge drag
 // Σ (X_uu u² + X_u u):  (Σ X_uu) u² + (Σ X_u − 4T₂ω) u − 4T₁ω² = 0.
 double steady_straight_speed(const scenario::Scenario& s, int delta_pwm) {
-  const actuation::Thruster& th = s.thrusters.at(0).thruster;  // port/thruster_1
+  const actuation::ThrusterParameters& th = s.thrusters.at(0).thruster;  // port/thruster_1
   const actuation::PowerLawSpeedMap& law = th.power_law;
   const double w = law.a * std::pow(1500.0 + delta_pwm, -law.b) + law.c;
   double X_uu = 0, X_u = 0;
-  for (const scenario::BodySpec& b : s.bodies) {
+  for (const model::BodySpec& b : s.bodies) {
     X_uu += b.quadratic_damping[0];
     X_u += b.linear_damping[0];
   }

@@ -14,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
+using namespace uwsim::model;  // the spec types the loader fills
 using uwsim::test::all_text;
 using uwsim::test::diagnostics_of;
 using uwsim::test::is_part_file;

@@ -9,6 +9,7 @@
 #include "support/scenario_errors.h"
 
 using namespace uwsim::scenario;
+using namespace uwsim::model;  // the spec types the loader fills
 
 namespace {
 const std::string kSteps = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_surge_free.yaml";
@@ -18,7 +19,7 @@ const std::string kTrial = std::string(UWSIM_SOURCE_DIR) + "/scenarios/nielsen20
 TEST_CASE("the surge scenario drives the part's four horizontal thrusters from its PWM steps") {
   const Scenario s = load_scenario(kSteps);
   REQUIRE(s.inputs.size() == 1);
-  const uwsim::inputs::Channel& c = s.inputs[0].channel;
+  const uwsim::inputs::ChannelParameters& c = s.inputs[0].channel;
   CHECK(c.name == "surge_pwm");
   CHECK(c.kind == uwsim::inputs::ChannelKind::step);
   CHECK(c.units == "us");

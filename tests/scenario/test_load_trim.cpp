@@ -5,6 +5,7 @@
 #include "scenario/load_scenario.h"
 
 using namespace uwsim::scenario;
+using namespace uwsim::analysis;  // the trim block's types
 
 namespace {
 

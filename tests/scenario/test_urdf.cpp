@@ -44,7 +44,7 @@ Eigen::Isometry3d urdf_origin(const Vector3d& xyz, const Vector3d& rpy) {
 const Matrix3d kD = Vector3d(1.0, -1.0, -1.0).asDiagonal();
 
 // World poses of every body at the scenario's initial state, by name.
-std::map<std::string, spatial::Pose> poses(const scenario::Scenario& s, const model::Model& m) {
+std::map<std::string, spatial::Pose> poses(const scenario::Scenario& s, const dynamics::Model& m) {
   dynamics::Workspace ws(m);
   dynamics::compute_kinematics(m, m.x0.data(), ws);
   std::map<std::string, spatial::Pose> out;
@@ -52,7 +52,7 @@ std::map<std::string, spatial::Pose> poses(const scenario::Scenario& s, const mo
   return out;
 }
 
-const scenario::BodySpec& body(const scenario::Scenario& s, const std::string& name) {
+const model::BodySpec& body(const scenario::Scenario& s, const std::string& name) {
   for (const auto& b : s.bodies)
     if (b.name == name) return b;
   FAIL("no body " << name);
@@ -97,7 +97,7 @@ TEST_CASE("urdf: an asymmetric link's CG, inertia and joint axis are where the U
       "name: asymmetric\nsimulation: {duration: 0.1}\ninclude:\n  - file: " + urdf +
           "\n    name: r\n    set: {joints.hinge.initial.position: " + std::to_string(q) + "}\n",
       write_temp("asymmetric.yaml", ""));
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   const auto X = poses(s, m);
 
   // The URDF robot in its own z-up world, base at the origin.
@@ -242,7 +242,7 @@ TEST_CASE("urdf: massless frames are merged into the links they are fixed to, ma
   std::vector<std::string> names;
   for (const auto& b : s.bodies) names.push_back(b.name);
   CHECK(names == std::vector<std::string>{"f/base_link", "f/arm", "f/tool"});
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   const auto X = poses(s, m);
 
   // URDF forward kinematics of the three masses, each to its CG, in the z-up world.
@@ -286,7 +286,7 @@ TEST_CASE("urdf: the resolved scenario of a URDF include is plain YAML that read
   CHECK(again.resolved_yaml == s.resolved_yaml);
   // Four joints move: E, D, C, B; the gripper is closed (see the file's header).
   int moving = 0;
-  for (const auto& j : s.joints) moving += j.type != scenario::JointType::fixed;
+  for (const auto& j : s.joints) moving += j.type != model::JointType::fixed;
   CHECK(moving == 4);
 }
 
@@ -312,6 +312,6 @@ TEST_CASE("urdf: a massless root link named world is the world: its joints fix t
   CHECK(s.joints[0].name == "w/bolt");
   CHECK(s.joints[0].parent == "world");
   // 1 m up in the URDF's z-up world is 1 m up in NED: z = -1.
-  const model::Model m = model::build_model(s);
+  const dynamics::Model m = model::build_model(s);
   CHECK((poses(s, m).at("w/base").p - Vector3d(0.0, 0.0, -1.0)).norm() < 1e-15);
 }

@@ -12,7 +12,7 @@
 
 namespace uwsim::test {
 
-using JT = scenario::JointType;
+using JT = model::JointType;
 
 // A branched arm on the world (revolute, prismatic, fixed; all three placement notations), a
 // gear motor on its first joint and a ball-screw lever on a branch, and a second one-link tree.
@@ -49,12 +49,12 @@ inline double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }
 
 // Everything the joints transmit at (q, q̇, q̈) by the model's own formulation: inverse dynamics
 // (bodies, fluid, weight, motor armature and bias) plus the joint and motor friction.
-inline Eigen::VectorXd transmitted(const model::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
+inline Eigen::VectorXd transmitted(const dynamics::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
                             const std::vector<double>& qd, const std::vector<double>& qdd) {
   std::vector<double> x(static_cast<std::size_t>(model.state_size()), 0.0);
   Eigen::VectorXd vdot = Eigen::VectorXd::Zero(model.nv);
   for (int r = 0; r < reg.rows(); ++r) {
-    const model::Body& b = model.bodies[static_cast<std::size_t>(reg.joints()[static_cast<std::size_t>(r)])];
+    const dynamics::Body& b = model.bodies[static_cast<std::size_t>(reg.joints()[static_cast<std::size_t>(r)])];
     x[static_cast<std::size_t>(b.q_offset)] = q[static_cast<std::size_t>(r)];
     x[static_cast<std::size_t>(b.v_offset)] = qd[static_cast<std::size_t>(r)];
     vdot[b.v_offset - model.nq] = qdd[static_cast<std::size_t>(r)];
@@ -65,7 +65,7 @@ inline Eigen::VectorXd transmitted(const model::Model& model, const analysis::Re
   Eigen::VectorXd tau(reg.rows());
   for (int r = 0; r < reg.rows(); ++r) {
     const auto ru = static_cast<std::size_t>(r);
-    const model::Body& b = model.bodies[static_cast<std::size_t>(reg.joints()[ru])];
+    const dynamics::Body& b = model.bodies[static_cast<std::size_t>(reg.joints()[ru])];
     const actuation::JointActuation a = b.joint.actuator.actuation(0.0, q[ru], qd[ru]);
     tau[r] = tau_v[b.v_offset - model.nq] + (b.joint.damping + a.viscous) * qd[ru] + (b.joint.friction + a.coulomb) * sign(qd[ru]);
   }

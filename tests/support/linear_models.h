@@ -20,13 +20,13 @@ inline scenario::Scenario scenario_from(const std::string& yaml, const std::vect
 }
 
 struct Linearized {
-  model::Model model;
+  dynamics::Model model;
   analysis::LinearModel linear;
   analysis::ModalAnalysis modes;
 };
 
 // The linear model at the model's initial state (t = 0), or at `x` if given.
-inline Linearized linearize_model(const model::Model& model, std::vector<double> x = {}) {
+inline Linearized linearize_model(const dynamics::Model& model, std::vector<double> x = {}) {
   Linearized out;
   out.model = model;
   analysis::OperatingPoint point;

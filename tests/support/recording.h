@@ -18,7 +18,7 @@ namespace uwsim::test {
 struct Samples {
   std::vector<double> t;
   std::vector<std::vector<double>> x, xdot;
-  std::vector<std::vector<model::ControllerSignals>> signals;
+  std::vector<std::vector<dynamics::ControllerSignals>> signals;
   std::vector<std::vector<actuation::ThrusterState>> thrusters;
   std::vector<std::vector<spatial::Pose>> X_WB;  // every body's pose
   std::vector<std::vector<spatial::Vec6>> V_WB_B;  // every body's velocity, Fossen order [u v w p q r]
@@ -27,7 +27,7 @@ struct Samples {
 
 class RecordingSink : public integrate::SampleSink {
  public:
-  RecordingSink(const model::Model& model, Samples& r)
+  RecordingSink(const dynamics::Model& model, Samples& r)
       : n_(static_cast<std::size_t>(model.state_size())), connectors_(model.connectors.size()), r_(r) {}
   void on_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws) override {
     r_.t.push_back(t);
@@ -56,7 +56,7 @@ class RecordingSink : public integrate::SampleSink {
 
 struct Run {
   scenario::Scenario scenario;
-  model::Model model;
+  dynamics::Model model;
   Samples rec;
   integrate::RunResult result;
 };
@@ -66,7 +66,7 @@ inline Run run_scenario(scenario::Scenario loaded) {
   run.scenario = std::move(loaded);
   run.model = model::build_model(run.scenario);
   RecordingSink sink(run.model, run.rec);
-  run.result = integrate::run(run.model, integrate::settings_from(run.scenario.simulation), sink);
+  run.result = integrate::run(run.model, scenario::integration_settings(run.scenario.simulation), sink);
   REQUIRE(run.result.outcome == integrate::Outcome::completed);
   return run;
 }
@@ -92,7 +92,7 @@ struct BodySample {
 // A run seen per body and per controller, looked up by name.
 struct Recording {
   scenario::Scenario scenario;
-  model::Model model;
+  dynamics::Model model;
   integrate::RunResult result;
   std::vector<double> t;
   std::vector<std::vector<BodySample>> bodies;       // [sample][body], model order
@@ -109,7 +109,7 @@ struct Recording {
       if (model.controllers[i].name == name) return static_cast<int>(i);
     return -1;
   }
-  const scenario::BodySpec& spec(const std::string& name) const {
+  const model::BodySpec& spec(const std::string& name) const {
     for (const auto& b : scenario.bodies)
       if (b.name == name) return b;
     return scenario.bodies.front();
@@ -125,7 +125,7 @@ inline Recording record(const std::string& path, const std::vector<std::string>&
     std::vector<BodySample> bodies;
     std::vector<double> q, qd;
     for (std::size_t i = 0; i < run.model.bodies.size(); ++i) {
-      const model::Body& m = run.model.bodies[i];
+      const dynamics::Body& m = run.model.bodies[i];
       BodySample b;
       b.R_WB = run.rec.X_WB[k][i].R;
       b.p_WB = run.rec.X_WB[k][i].p;

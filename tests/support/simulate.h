@@ -12,8 +12,8 @@ namespace uwsim::test {
 
 // A BlueROV2-sized body (León-González et al. 2024 Sec. 6 / Wu 2018 figures) with its CG at
 // the origin, no damping, no added mass, neutrally buoyant: tests switch on what they check.
-inline scenario::BodySpec plain_body(const std::string& name = "body") {
-  scenario::BodySpec b;
+inline model::BodySpec plain_body(const std::string& name = "body") {
+  model::BodySpec b;
   b.name = name;
   b.mass = 11.5;
   b.inertia_Bcm_B = Eigen::Vector3d(0.16, 0.16, 0.16).asDiagonal();
@@ -21,7 +21,7 @@ inline scenario::BodySpec plain_body(const std::string& name = "body") {
   return b;
 }
 
-inline scenario::Scenario scenario_with(const std::vector<scenario::BodySpec>& bodies,
+inline scenario::Scenario scenario_with(const std::vector<model::BodySpec>& bodies,
                                         double duration, double step = 1e-3,
                                         double output_rate = 50.0) {
   scenario::Scenario s;
@@ -37,7 +37,7 @@ struct Trajectory {
   std::vector<double> t;
   std::vector<std::vector<double>> x, xdot;
   integrate::RunResult result;
-  model::Model model;
+  dynamics::Model model;
 
   // Sample k of body b: position, quaternion, Fossen-ordered ν and ν̇.
   Eigen::Vector3d position(std::size_t k, std::size_t b = 0) const {
@@ -72,7 +72,7 @@ inline Trajectory simulate(const scenario::Scenario& scenario) {
   Trajectory trajectory;
   trajectory.model = model::build_model(scenario);
   CollectingSink sink(trajectory);
-  trajectory.result = integrate::run(trajectory.model, integrate::settings_from(scenario.simulation), sink);
+  trajectory.result = integrate::run(trajectory.model, scenario::integration_settings(scenario.simulation), sink);
   return trajectory;
 }
 

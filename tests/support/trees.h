@@ -19,8 +19,8 @@ class RandomBodies {
 
   // A body with every hydrodynamic term present: full SPD inertia and added mass, damping,
   // CG/CB/centre-of-drag offsets, buoyancy near its weight.
-  scenario::BodySpec body(const std::string& name, double mass) {
-    scenario::BodySpec b;
+  model::BodySpec body(const std::string& name, double mass) {
+    model::BodySpec b;
     b.name = name;
     b.mass = mass;
     Eigen::Matrix3d L = Eigen::Matrix3d::Identity() * std::sqrt(0.02 * mass);
@@ -45,14 +45,14 @@ class RandomBodies {
   }
 
   // A joint of the given type with a random placement in one of the three notations.
-  scenario::JointSpec joint(const std::string& name, scenario::JointType type, const std::string& parent,
+  model::JointSpec joint(const std::string& name, model::JointType type, const std::string& parent,
                             const std::string& child, int notation) {
-    scenario::JointSpec j;
+    model::JointSpec j;
     j.name = name;
     j.type = type;
     j.parent = parent;
     j.child = child;
-    using Kind = scenario::JointPlacementSpec::Kind;
+    using Kind = model::JointPlacementSpec::Kind;
     j.placement.kind = notation == 0 ? Kind::origin : notation == 1 ? Kind::dh : Kind::mdh;
     j.placement.xyz = vec3(0.2);
     j.placement.rpy = vec3(1.0);
@@ -70,7 +70,7 @@ class RandomBodies {
 };
 
 // Total spatial momentum of all bodies about the world origin, in world axes: Σ ᵂXᵀ_B (M_B V_B).
-inline spatial::Vec6 total_momentum(const model::Model& model, const std::vector<double>& x) {
+inline spatial::Vec6 total_momentum(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   spatial::Vec6 h = spatial::Vec6::Zero();
@@ -80,7 +80,7 @@ inline spatial::Vec6 total_momentum(const model::Model& model, const std::vector
 }
 
 // Kinetic energy of bodies and entrained water: ½ Σ Vᵀ (M_RB + M_A) V.
-inline double kinetic_energy(const model::Model& model, const std::vector<double>& x) {
+inline double kinetic_energy(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   double T = 0.0;

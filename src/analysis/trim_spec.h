@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace uwsim::scenario {
+namespace uwsim::analysis {
 
 enum class VariableKind { body, joint, thruster, input };
 
@@ -46,4 +46,4 @@ struct TrimSpec {
   double time = 0.0;                  // s: force schedules and channels are evaluated at this time
 };
 
-}  // namespace uwsim::scenario
+}  // namespace uwsim::analysis

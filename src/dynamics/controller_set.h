@@ -6,7 +6,7 @@
 // at the same instant, a base_control the reference of its kinematic controller, and a pid the
 // q_d its IK, task_priority or line_of_sight computed), and writes what they hold until
 // their next sample into the Workspace: the command slots after the channels and the
-// ControllerSignals (model/controller.h). Derivative evaluations only read those; they never
+// ControllerSignals (dynamics/controller.h). Derivative evaluations only read those; they never
 // advance a controller, so the result does not depend on the integrator's stage times.
 //
 // What a sample reads, all at the accepted state x and time t:
@@ -45,13 +45,13 @@
 #include "control/pose_pd.h"
 #include "control/sample_clock.h"
 #include "dynamics/workspace.h"
-#include "model/model.h"
+#include "dynamics/model.h"
 
-namespace uwsim::control {
+namespace uwsim::dynamics {
 
 class ControllerSet {
  public:
-  explicit ControllerSet(const model::Model& model);
+  explicit ControllerSet(const dynamics::Model& model);
 
   bool empty() const { return clocks_.empty(); }
   // The earliest next sample time of any controller (+∞ without controllers).
@@ -72,10 +72,10 @@ class ControllerSet {
   double rate_of(const inputs::CommandSource& source) const;
   const double* bias(dynamics::Workspace& ws);
 
-  const model::Model& model_;
-  std::vector<SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
-  std::vector<Pid> pids_;            // one per controller (unused for other kinds)
-  std::vector<PosePd> poses_;
+  const dynamics::Model& model_;
+  std::vector<control::SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
+  std::vector<control::Pid> pids_;            // one per controller (unused for other kinds)
+  std::vector<control::PosePd> poses_;
   std::vector<double> plus_, minus_; // channels at t ± δ
   std::vector<spatial::Vec6> rnea_f_;
   std::vector<double> bias_;         // h(q, v), nv entries
@@ -83,10 +83,10 @@ class ControllerSet {
   std::vector<bool> ik_started_;
   std::vector<spatial::Pose> chain_poses_;  // X_base,k at q_d along an IK chain (task_priority: measured)
   std::vector<spatial::Vec6> chain_axes_;   // S of each joint of a task_priority chain
-  std::vector<TransportControl> transports_;       // per line_of_sight (unused for other kinds)
-  std::vector<BaseVelocityControl> base_controls_; // per base_control
+  std::vector<control::TransportControl> transports_;       // per line_of_sight (unused for other kinds)
+  std::vector<control::BaseVelocityControl> base_controls_; // per base_control
   std::vector<spatial::Vec3> base_home_;           // per task_priority: p_bd, NED
   bool bias_valid_ = false;
 };
 
-}  // namespace uwsim::control
+}  // namespace uwsim::dynamics

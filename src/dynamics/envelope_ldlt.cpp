@@ -1,11 +1,11 @@
 // References: see envelope_ldlt.h.
-#include "constraints/envelope_ldlt.h"
+#include "dynamics/envelope_ldlt.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace uwsim::constraints {
+namespace uwsim::dynamics {
 
 EnvelopeLdlt::EnvelopeLdlt(std::vector<int> block_size, std::vector<int> first_block, double rank_tolerance)
     : size_(std::move(block_size)), first_(std::move(first_block)), rank_tolerance_(rank_tolerance) {
@@ -177,4 +177,4 @@ void EnvelopeLdlt::project_out_null_space(Vec6* x) {
     for (std::size_t I = 0; I < blocks; ++I) x[I] -= coeff_[c] * null_[c * blocks + I];
 }
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

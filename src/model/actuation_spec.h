@@ -9,7 +9,7 @@
 #include "actuation/thruster.h"
 #include "inputs/channel.h"
 
-namespace uwsim::scenario {
+namespace uwsim::model {
 
 // A command given as a channel name or as a constant number.
 struct CommandSpec {
@@ -18,12 +18,12 @@ struct CommandSpec {
 };
 
 struct InputSpec {
-  inputs::Channel channel;                // operands not yet resolved
+  inputs::ChannelParameters channel;
   std::vector<std::string> operand_names; // sum, scale
 };
 
 struct ThrusterSpec {
-  actuation::Thruster thruster;           // body, command and state_index not yet resolved
+  actuation::ThrusterParameters thruster;
   std::string body;
   CommandSpec input;
 };
@@ -40,4 +40,4 @@ struct JointActuatorSpec {
   std::string path;
 };
 
-}  // namespace uwsim::scenario
+}  // namespace uwsim::model

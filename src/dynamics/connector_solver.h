@@ -28,30 +28,28 @@
 
 #include <vector>
 
-#include "constraints/connector_rows.h"
-#include "constraints/envelope_ldlt.h"
-#include "model/model.h"
+#include "dynamics/connector_rows.h"
+#include "dynamics/envelope_ldlt.h"
+#include "dynamics/model.h"
 
 namespace uwsim::dynamics {
-struct Workspace;
-}
 
-namespace uwsim::constraints {
+struct Workspace;
 
 class ConnectorSolver {
  public:
-  explicit ConnectorSolver(const model::Model& model);
+  explicit ConnectorSolver(const dynamics::Model& model);
 
   bool empty() const { return ends_.empty(); }
 
   // Stage "constraint correction" (1): after articulated_body_accelerations, adds M⁻¹ Aᵀ λ
   // to every affected body's acceleration and joint accelerations.
-  void correct_accelerations(const model::Model& model, dynamics::Workspace& ws);
+  void correct_accelerations(const dynamics::Model& model, Workspace& ws);
 
   // Removes the connectors' velocity error from x by the same projection with b − A v̇_u
   // replaced by −A v: an internal impulse, so momentum is kept. Call right after an
   // evaluation of x (it reuses that evaluation's factorisation).
-  void project_velocities(const model::Model& model, dynamics::Workspace& ws, double* x);
+  void project_velocities(const dynamics::Model& model, Workspace& ws, double* x);
 
   // Of the last evaluation: connector c's rows (errors) and the wrench it applies to its first
   // body, about that body's origin, in its frame ([n; f], spatial order).
@@ -77,11 +75,11 @@ class ConnectorSolver {
     bool first = false;         // the block's first contribution: assigns instead of adding
   };
   const Mat6& G(const End& e) const { return e.second ? rows_[e.connector].G_B : rows_[e.connector].G_A; }
-  void compute_responses(const model::Model& model, dynamics::Workspace& ws);
+  void compute_responses(const dynamics::Model& model, Workspace& ws);
   void assemble_and_factor();
   // Puts the wrenches G_eᵀ λ on the bodies and runs their trees' responses (dA, dqdd);
   // records them as the connectors' wrenches if asked.
-  void respond_to(const model::Model& model, dynamics::Workspace& ws, bool record_wrenches);
+  void respond_to(const dynamics::Model& model, Workspace& ws, bool record_wrenches);
 
   std::vector<End> ends_;
   std::vector<int> slot_body_;          // the body whose response each K slot records
@@ -101,4 +99,4 @@ class ConnectorSolver {
   std::vector<double> rhs_, lambda_;
 };
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

@@ -24,9 +24,9 @@
 #pragma once
 
 #include "dynamics/body_state.h"
-#include "model/connector.h"
+#include "dynamics/connector.h"
 
-namespace uwsim::constraints {
+namespace uwsim::dynamics {
 
 using spatial::Mat6;
 using spatial::Vec3;
@@ -48,11 +48,11 @@ struct ConnectorRows {
 };
 
 // `B` is null for the world. Needs the kinematics of both bodies in the workspace.
-void connector_rows(const model::Connector& connector, double frequency, const dynamics::BodyState& A,
-                    const dynamics::BodyState* B, ConnectorRows& out);
+void connector_rows(const dynamics::Connector& connector, double frequency, const BodyState& A,
+                    const BodyState* B, ConnectorRows& out);
 
 // out = G_A·U (second = false) or G_B·U, using the blocks of (3): G_A is −1 and S(p), G_B a
 // rotation and S(r); about a third of the dense product's work.
 void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& out);
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

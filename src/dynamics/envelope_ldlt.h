@@ -26,7 +26,7 @@
 
 #include "spatial/spatial.h"
 
-namespace uwsim::constraints {
+namespace uwsim::dynamics {
 
 using spatial::Mat6;
 using spatial::Vec6;
@@ -70,4 +70,4 @@ class EnvelopeLdlt {
   double rank_tolerance_ = 1e-10;
 };
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

@@ -1,6 +1,6 @@
 // The controllers of a run (`controllers:` in a scenario), as parameters with every reference
 // resolved to an index. Their discrete states (clocks, integrators) live in the driver's
-// control::ControllerSet; what they hold between samples lives in the Workspace
+// dynamics::ControllerSet; what they hold between samples lives in the Workspace
 // (dynamics/workspace.h), where the derivative evaluations read it.
 //
 // Held outputs reach the dynamics in two ways:
@@ -22,7 +22,7 @@
 #include "control/pose_setpoint.h"
 #include "inputs/input_set.h"
 
-namespace uwsim::model {
+namespace uwsim::dynamics {
 
 enum class ControllerKind { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
                             base_control };
@@ -133,4 +133,4 @@ struct ControllerSignals {
   control::ColumnVector setpoint, error, output;
 };
 
-}  // namespace uwsim::model
+}  // namespace uwsim::dynamics

@@ -1,15 +1,15 @@
 // References: see connector_rows.h.
-#include "constraints/connector_rows.h"
+#include "dynamics/connector_rows.h"
 
 #include <cmath>
 
-namespace uwsim::constraints {
+namespace uwsim::dynamics {
 
 using spatial::Mat3;
 using spatial::skew;
 
-void connector_rows(const model::Connector& connector, double frequency, const dynamics::BodyState& A,
-                    const dynamics::BodyState* B, ConnectorRows& out) {
+void connector_rows(const dynamics::Connector& connector, double frequency, const BodyState& A,
+                    const BodyState* B, ConnectorRows& out) {
   const Mat3& R_WA = A.X_WB.R;
   const Vec3 w_A = spatial::angular(A.motion.V_WB_B), v_A = spatial::linear(A.motion.V_WB_B);
   const Mat3 R_AB = B ? Mat3(R_WA.transpose() * B->X_WB.R) : Mat3(R_WA.transpose());
@@ -31,7 +31,7 @@ void connector_rows(const model::Connector& connector, double frequency, const d
   out.p = p;
   out.r = r;
 
-  const bool rigid = connector.type == model::ConnectorType::rigid;
+  const bool rigid = connector.type == dynamics::ConnectorType::rigid;
   out.rows = connector.rows();
   const int t = rigid ? 3 : 0;  // first translation row
   out.G_A.setZero();
@@ -73,4 +73,4 @@ void multiply_rows(const ConnectorRows& rows, bool second, const Mat6& U, Mat6& 
   if (t == 3) out.topRows<3>() = R_w;
 }
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

@@ -11,7 +11,7 @@
 
 #include "spatial/transform.h"
 
-namespace uwsim::model {
+namespace uwsim::dynamics {
 
 enum class ConnectorType { rigid, ball };
 
@@ -27,4 +27,4 @@ struct Connector {
   int rows() const { return type == ConnectorType::rigid ? 6 : 3; }
 };
 
-}  // namespace uwsim::model
+}  // namespace uwsim::dynamics

@@ -1,5 +1,5 @@
 // References: see connector_solver.h.
-#include "constraints/connector_solver.h"
+#include "dynamics/connector_solver.h"
 
 #include <algorithm>
 #include <deque>
@@ -7,14 +7,12 @@
 #include "dynamics/articulated_response.h"
 #include "dynamics/workspace.h"
 
-namespace uwsim::constraints {
+namespace uwsim::dynamics {
 
-using model::Body;
-using model::Model;
 
 namespace {
 
-bool lone_vehicle(const Body& body) { return body.joint.type == model::JointType::free && !body.has_children; }
+bool lone_vehicle(const Body& body) { return body.joint.type == dynamics::JointType::free && !body.has_children; }
 
 // Reverse Cuthill–McKee: a breadth-first order from a least-connected node, reversed, which
 // keeps coupled connectors close together and so the envelope of W narrow [George & Liu 1981].
@@ -52,7 +50,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   rows_.resize(n);
   wrench_Ao_A_.assign(n, Vec6::Zero());
   for (std::size_t c = 0; c < n; ++c) {
-    const model::Connector& con = model.connectors[c];
+    const dynamics::Connector& con = model.connectors[c];
     ends_.push_back({static_cast<int>(c), con.body_a, false});
     if (con.body_b >= 0) ends_.push_back({static_cast<int>(c), con.body_b, true});
   }
@@ -127,7 +125,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
     }
 }
 
-void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace& ws) {
+void ConnectorSolver::compute_responses(const Model& model, Workspace& ws) {
   for (const End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
     const Mat6& G_e = G(e);
@@ -139,7 +137,7 @@ void ConnectorSolver::compute_responses(const Model& model, dynamics::Workspace&
     for (int k = 0; k < rows_[e.connector].rows; ++k) {
       for (int b = root; b < end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
       ws.bodies[static_cast<std::size_t>(e.body)].f_extra = G_e.row(k).transpose();
-      dynamics::articulated_response(model, root, ws);
+      articulated_response(model, root, ws);
       for (int s = e.slot_begin; s < e.slot_end; ++s) K_[s].col(k) = ws.bodies[static_cast<std::size_t>(slot_body_[s])].dA;
     }
   }
@@ -164,7 +162,7 @@ void ConnectorSolver::assemble_and_factor() {
   ldlt_.factor();
 }
 
-void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws, bool record_wrenches) {
+void ConnectorSolver::respond_to(const Model& model, Workspace& ws, bool record_wrenches) {
   for (int b : attached_bodies_) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
   for (int root : tree_roots_)
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) ws.bodies[static_cast<std::size_t>(b)].f_extra.setZero();
@@ -180,15 +178,15 @@ void ConnectorSolver::respond_to(const Model& model, dynamics::Workspace& ws, bo
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
     if (lone_vehicle(body)) ws.bodies[static_cast<std::size_t>(b)].dA.noalias() = body.M_inv_B * ws.bodies[static_cast<std::size_t>(b)].f_extra;
   }
-  for (int root : tree_roots_) dynamics::articulated_response(model, root, ws);
+  for (int root : tree_roots_) articulated_response(model, root, ws);
 }
 
-void ConnectorSolver::correct_accelerations(const Model& model, dynamics::Workspace& ws) {
+void ConnectorSolver::correct_accelerations(const Model& model, Workspace& ws) {
   if (empty()) return;
   for (std::size_t c = 0; c < rows_.size(); ++c) {
-    const model::Connector& con = model.connectors[c];
-    const dynamics::BodyState& A = ws.bodies[static_cast<std::size_t>(con.body_a)];
-    const dynamics::BodyState* B = con.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(con.body_b)] : nullptr;
+    const dynamics::Connector& con = model.connectors[c];
+    const BodyState& A = ws.bodies[static_cast<std::size_t>(con.body_a)];
+    const BodyState* B = con.body_b >= 0 ? &ws.bodies[static_cast<std::size_t>(con.body_b)] : nullptr;
     ConnectorRows& r = rows_[c];
     connector_rows(con, frequency_, A, B, r);
     Vec6 residual = r.b - r.G_A * A.A_WB_B;  // b − A v̇_u (1)
@@ -204,14 +202,14 @@ void ConnectorSolver::correct_accelerations(const Model& model, dynamics::Worksp
   }
   for (int root : tree_roots_) {
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) {
-      dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
+      BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
       s.A_WB_B += s.dA;
       if (model.bodies[static_cast<std::size_t>(b)].joint.dof() == 1) s.qdd += s.dqdd;
     }
   }
 }
 
-void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace& ws, double* x) {
+void ConnectorSolver::project_velocities(const Model& model, Workspace& ws, double* x) {
   if (empty()) return;
   for (std::size_t c = 0; c < rows_.size(); ++c) {
     for (int i = 0; i < rows_[c].rows; ++i) rhs_[row_offset_[c] + i] = -rows_[c].velocity_error[i];
@@ -220,8 +218,8 @@ void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace
   respond_to(model, ws, false);  // an impulse (N s), not the wrench of the evaluation
   auto add_velocity = [&](int b) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
-    const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
-    if (body.joint.type == model::JointType::free) Eigen::Map<Vec6>(x + body.v_offset) += s.dA;
+    const BodyState& s = ws.bodies[static_cast<std::size_t>(b)];
+    if (body.joint.type == dynamics::JointType::free) Eigen::Map<Vec6>(x + body.v_offset) += s.dA;
     else if (body.joint.dof() == 1) x[body.v_offset] += s.dqdd;
   };
   for (int b : attached_bodies_)
@@ -230,4 +228,4 @@ void ConnectorSolver::project_velocities(const Model& model, dynamics::Workspace
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) add_velocity(b);
 }
 
-}  // namespace uwsim::constraints
+}  // namespace uwsim::dynamics

@@ -11,9 +11,9 @@
 #include "control/pid.h"
 #include "control/pose_pd.h"
 #include "control/pose_setpoint.h"
-#include "scenario/actuation_spec.h"
+#include "model/actuation_spec.h"
 
-namespace uwsim::scenario {
+namespace uwsim::model {
 
 enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
                             base_control };
@@ -70,4 +70,4 @@ struct ControllerSpec {
   bool cancel_coriolis = true, cancel_damping = true, cancel_restoring = true;  // the terms of n (eq. 35)
 };
 
-}  // namespace uwsim::scenario
+}  // namespace uwsim::model

@@ -1,8 +1,8 @@
-#include "scenario/trim_spec.h"
+#include "analysis/trim_spec.h"
 
 #include <algorithm>
 
-namespace uwsim::scenario {
+namespace uwsim::analysis {
 
 const std::vector<std::string>& body_components() {
   static const std::vector<std::string> names = {"north", "east", "down", "roll", "pitch", "yaw",
@@ -89,4 +89,4 @@ std::optional<VariableRef> parse_variable(const std::string& text, std::string& 
   return v;
 }
 
-}  // namespace uwsim::scenario
+}  // namespace uwsim::analysis

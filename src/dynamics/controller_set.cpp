@@ -1,6 +1,6 @@
 // References: see controller_set.h; [LeonGonzalez2024] Table 4–5, [Kolano] eq. 4,
 // [SverdrupThygeson2018] eq. 25–26 and 36–37.
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,9 @@
 #include "dynamics/rnea.h"
 #include "spatial/rotation.h"
 
-namespace uwsim::control {
+namespace uwsim::dynamics {
 
-using model::ControllerKind;
+using dynamics::ControllerKind;
 using spatial::Quat;
 using spatial::Vec3;
 using spatial::Vec6;
@@ -28,17 +28,17 @@ constexpr double kRateStep = 1e-6;  // s, δ of the central differences
 
 }  // namespace
 
-ControllerSet::ControllerSet(const model::Model& model)
+ControllerSet::ControllerSet(const dynamics::Model& model)
     : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
       rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
   std::size_t longest = 0;
-  for (const model::Controller& c : model.controllers) {
+  for (const dynamics::Controller& c : model.controllers) {
     ik_q_.emplace_back(c.joints.size(), 0.0);
     ik_started_.push_back(false);
     longest = std::max(longest, c.chain.size());
     clocks_.emplace_back(c.period);
-    pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : PidSettings{});
-    poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : PosePdSettings{});
+    pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : control::PidSettings{});
+    poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : control::PosePdSettings{});
     transports_.emplace_back(c.transport);
     base_controls_.emplace_back(c.base_velocity);
     base_home_.emplace_back(Vec3::Zero());
@@ -49,7 +49,7 @@ ControllerSet::ControllerSet(const model::Model& model)
 
 double ControllerSet::next_sample_time() const {
   double t = std::numeric_limits<double>::infinity();
-  for (const SampleClock& c : clocks_) t = std::min(t, c.next_time());
+  for (const control::SampleClock& c : clocks_) t = std::min(t, c.next_time());
   return t;
 }
 
@@ -69,7 +69,7 @@ const double* ControllerSet::bias(dynamics::Workspace& ws) {
 
 bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
   bool any = false;
-  for (const SampleClock& c : clocks_) any = any || c.due(t);
+  for (const control::SampleClock& c : clocks_) any = any || c.due(t);
   if (!any) return false;
   dynamics::compute_kinematics_and_forces(model_, t, t, x, ws);
   model_.inputs.sample(t + kRateStep, t, plus_.data());
@@ -92,10 +92,10 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
 }
 
 void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
   const double* values = ws.inputs.data();
-  EulerPoseSetpoint euler;
+  control::EulerPoseSetpoint euler;
   for (int k = 0; k < 3; ++k) {
     euler.p_WBd_W[k] = c.position[k].value(values);
     euler.v_WBd_W[k] = rate_of(c.position[k]);
@@ -103,53 +103,53 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
     euler.rpy_rate_d[k] = rate_of(c.rpy[k]);
   }
   for (int k = 0; k < 6; ++k) euler.tau_ff_B[k] = c.wrench[k].value(values);
-  VehicleState state;
+  control::VehicleState state;
   state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
   state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
   state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
-  const PoseSetpoint sp = resolve_setpoint(euler, state, c.held);
+  const control::PoseSetpoint sp = control::resolve_setpoint(euler, state, c.held);
   poses_[i].update(t, sp, state);
 
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << euler.p_WBd_W, euler.rpy_d;
   s.error = poses_[i].error();
   s.output = poses_[i].output();
 }
 
 void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const dynamics::BodyState& vehicle = ws.bodies[static_cast<std::size_t>(c.body)];
   const auto n = static_cast<Eigen::Index>(c.thrusters.size());
-  ConfigurationMatrix T(6, n);
-  ColumnVector lower(n), upper(n);
+  control::ConfigurationMatrix T(6, n);
+  control::ColumnVector lower(n), upper(n);
   const spatial::Pose X_BW = vehicle.X_WB.inverse();
   for (Eigen::Index j = 0; j < n; ++j) {
     const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
     const actuation::Thruster& th = model_.thrusters[k];
     const spatial::Pose X_BL = X_BW * ws.bodies[static_cast<std::size_t>(th.body)].X_WB;
-    T.col(j) = thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B, th.reaction_torque);
+    T.col(j) = control::thruster_column_on_link(X_BL, th.p_BoT_B, th.axis_B, th.reaction_torque);
     const actuation::ThrustRange range = actuation::thrust_range(th, ws.thrusters[k].advance_speed);
     lower[j] = range.lower;
     upper[j] = range.upper;
   }
   const Vec6 tau_c_B = ws.controllers[static_cast<std::size_t>(c.source)].output.head<6>();
-  const AllocationResult r = allocate_thrust(T, tau_c_B, c.damping, lower, upper);
+  const control::AllocationResult r = control::allocate_thrust(T, tau_c_B, c.damping, lower, upper);
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (Eigen::Index j = 0; j < n; ++j) {
     const auto k = static_cast<std::size_t>(c.thrusters[static_cast<std::size_t>(j)]);
     ws.inputs[first + static_cast<std::size_t>(j)] =
         actuation::command_for_thrust(model_.thrusters[k], r.thrust[j], ws.thrusters[k].advance_speed);
   }
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint = tau_c_B;
   s.error = tau_c_B - T * r.thrust;
   s.output = r.thrust;
 }
 
 void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
-  PidSample sample;
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& body = model_.bodies[static_cast<std::size_t>(c.body)];
+  control::PidSample sample;
   sample.setpoint = c.setpoint.value(ws.inputs.data());
   sample.setpoint_rate = c.setpoint_rate_slot >= 0 ? ws.inputs[static_cast<std::size_t>(c.setpoint_rate_slot)]
                                                    : rate_of(c.setpoint);
@@ -163,17 +163,17 @@ void ControllerSet::update_pid(std::size_t i, double t, const double* x, dynamic
   }
   pids_[i].update(t, sample);
   ws.inputs[model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot)] = pids_[i].output();
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint[0] = pids_[i].setpoint();
   s.error[0] = pids_[i].error();
   s.output[0] = pids_[i].output();
 }
 
 void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const std::size_t n = c.joints.size();
   std::vector<double>& q_d = ik_q_[i];
-  const auto joint_body = [&](std::size_t j) -> const model::Body& {
+  const auto joint_body = [&](std::size_t j) -> const dynamics::Body& {
     return model_.bodies[static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])])];
   };
   if (!ik_started_[i]) {
@@ -183,7 +183,7 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
   // Forward kinematics at q_d in the chain's base frame R: X_RK of each chain body K.
   spatial::Pose X_RK;
   for (std::size_t k = 0, j = 0; k < c.chain.size(); ++k) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[k])].joint;
     X_RK = X_RK * joint.pose_in_parent(joint.dof() == 1 ? q_d[j++] : 0.0);
     chain_poses_[k] = X_RK;
   }
@@ -199,7 +199,7 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
   const Vec3 p_RPd_R = X_WBase.R.transpose() * (p_FPd_F - X_WBase.p), v_RPd_R = X_WBase.R.transpose() * v_FPd_F;
   // The point Jacobian: joint k moves P by R_k v_k + (R_k ω_k) × (p_P − p_k), with (ω_k, v_k) = S_C
   // the joint's motion subspace [RBDA] Sec. 4.4 and a body point's velocity v + ω × r.
-  WideMatrix<3> J(3, static_cast<Eigen::Index>(n));
+  control::WideMatrix<3> J(3, static_cast<Eigen::Index>(n));
   for (std::size_t j = 0; j < n; ++j) {
     const spatial::Pose& X_RJ = chain_poses_[static_cast<std::size_t>(c.joints[j])];
     const Vec6& S = joint_body(j).joint.S_C;
@@ -207,19 +207,19 @@ void ControllerSet::update_inverse_kinematics(std::size_t i, const double* x, dy
     J.col(static_cast<Eigen::Index>(j)) = X_RJ.R * spatial::linear(S) + w_J_R.cross(p_RP_R - X_RJ.p);
   }
   const Vec3 error_R = p_RPd_R - p_RP_R;
-  const JointVector q_dot = damped_least_squares_step(J, Vec3(v_RPd_R + c.gain * error_R), c.damping);
+  const control::JointVector q_dot = control::damped_least_squares_step(J, Vec3(v_RPd_R + c.gain * error_R), c.damping);
 
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint = p_FPd_F;
   s.error = X_WBase.R * error_R;
   for (std::size_t j = 0; j < n; ++j) {
     ws.inputs[first + j] = q_d[j];
     ws.inputs[first + n + j] = q_dot[static_cast<Eigen::Index>(j)];
     s.output[static_cast<Eigen::Index>(j)] = q_d[j];
-    const model::Joint& joint = joint_body(j).joint;
+    const dynamics::Joint& joint = joint_body(j).joint;
     q_d[j] = std::clamp(q_d[j] + c.period * q_dot[static_cast<Eigen::Index>(j)], joint.lower, joint.upper);
   }
 }
 
-}  // namespace uwsim::control
+}  // namespace uwsim::dynamics

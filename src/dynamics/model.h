@@ -21,14 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "model/connector.h"
-#include "model/controller.h"
+#include "dynamics/connector.h"
+#include "dynamics/controller.h"
 #include "actuation/joint_actuator.h"
 #include "actuation/thruster.h"
 #include "inputs/input_set.h"
 #include "spatial/transform.h"
 
-namespace uwsim::model {
+namespace uwsim::dynamics {
 
 using spatial::Mat3;
 using spatial::Mat6;
@@ -131,10 +131,10 @@ struct Model {
   std::vector<double> x0;      // initial state [q; v]
   // Joint limits act as a critically damped spring on the joint's articulated inertia with
   // this natural frequency (rad/s), so the limit is equally stiff for any link; it also sets
-  // the friction regularisation (dynamics/joint_forces.h). From `compliance` (scenario/spec.h).
+  // the friction regularisation (dynamics/joint_forces.h). From `compliance` (model/spec.h).
   double limit_frequency = 2.0 * M_PI * 50.0;
   // Connector drift is pulled back by Baumgarte terms, critically damped at this natural
-  // frequency (rad/s): ë + 2ω ė + ω² e = 0 (constraints/connector_rows.h).
+  // frequency (rad/s): ë + 2ω ė + ω² e = 0 (dynamics/connector_rows.h).
   double constraint_frequency = 2.0 * M_PI * 50.0;
 
   int state_size() const { return nq + nv + na; }
@@ -147,4 +147,4 @@ struct Model {
   std::vector<double> discontinuities() const;
 };
 
-}  // namespace uwsim::model
+}  // namespace uwsim::dynamics

@@ -4,22 +4,22 @@
 
 #include <Eigen/QR>
 
-#include "constraints/connector_rows.h"
-#include "constraints/envelope_ldlt.h"
+#include "dynamics/connector_rows.h"
+#include "dynamics/envelope_ldlt.h"
 #include "dynamics/kinematics.h"
 #include "dynamics/pipeline.h"
 #include "scenario/load_scenario.h"
 #include "support/trees.h"
 
 using namespace uwsim;
-using JT = scenario::JointType;
+using JT = model::JointType;
 using spatial::Pose;
 using spatial::Vec3;
 using spatial::Vec6;
 
 namespace {
 
-std::vector<Pose> poses_at(const model::Model& model, const std::vector<double>& x) {
+std::vector<Pose> poses_at(const dynamics::Model& model, const std::vector<double>& x) {
   dynamics::Workspace ws(model);
   dynamics::compute_kinematics(model, x.data(), ws);
   std::vector<Pose> poses;
@@ -31,9 +31,9 @@ double rotation_angle(const spatial::Mat3& R) {
   return Eigen::AngleAxisd(R).angle();
 }
 
-scenario::ConnectorSpec connector(const std::string& name, const std::string& first, const std::string& second,
-                                  const Vec3& point, scenario::ConnectorType type = scenario::ConnectorType::rigid) {
-  scenario::ConnectorSpec c;
+model::ConnectorSpec connector(const std::string& name, const std::string& first, const std::string& second,
+                                  const Vec3& point, model::ConnectorType type = model::ConnectorType::rigid) {
+  model::ConnectorSpec c;
   c.name = name;
   c.first = first;
   c.second = second;
@@ -42,8 +42,8 @@ scenario::ConnectorSpec connector(const std::string& name, const std::string& fi
   return c;
 }
 
-scenario::ForceSpec push_on(const std::string& body, const Vec3& force, const Vec3& moment) {
-  scenario::ForceSpec f;
+model::ForceSpec push_on(const std::string& body, const Vec3& force, const Vec3& moment) {
+  model::ForceSpec f;
   f.name = body;
   f.body = body;
   f.force = force;
@@ -52,7 +52,7 @@ scenario::ForceSpec push_on(const std::string& body, const Vec3& force, const Ve
 }
 
 // Places `b` at X_ab from `a` and gives it the velocity of a point rigidly carried by a.
-void place_rigidly(const scenario::BodySpec& a, const Pose& X_ab, scenario::BodySpec& b) {
+void place_rigidly(const model::BodySpec& a, const Pose& X_ab, model::BodySpec& b) {
   const spatial::Mat3 R_Wa = a.initial.q_WB.toRotationMatrix();
   b.initial.p_WB_W = a.initial.p_WB_W + R_Wa * X_ab.p;
   b.initial.q_WB = Eigen::Quaterniond(R_Wa * X_ab.R);
@@ -77,11 +77,11 @@ std::pair<double, double> worst_violation(const test::Trajectory& tr) {
 
 // The body `name` of `bolted`, made free: its start pose and velocity are those the welded
 // model's kinematics give it at t = 0.
-void start_where_welded(const model::Model& welded, const std::string& name, scenario::Scenario& bolted) {
+void start_where_welded(const dynamics::Model& welded, const std::string& name, scenario::Scenario& bolted) {
   dynamics::Workspace ws(welded);
   dynamics::compute_kinematics(welded, welded.x0.data(), ws);
   const dynamics::BodyState& s = ws.bodies[static_cast<std::size_t>(welded.body_index(name))];
-  for (scenario::BodySpec& body : bolted.bodies) {
+  for (model::BodySpec& body : bolted.bodies) {
     if (body.name != name) continue;
     body.initial.p_WB_W = s.X_WB.p;
     body.initial.q_WB = Eigen::Quaterniond(s.X_WB.R);
@@ -108,11 +108,11 @@ double worst_pose_difference(const test::Trajectory& one, const test::Trajectory
 // bolted on by `bolt` instead, starting where the welded model puts it. Returns the welded
 // run; `worst` is the largest pose difference between the two runs.
 test::Trajectory bolted_vs_welded(const scenario::Scenario& welded, const std::string& weld, const std::string& held,
-                                  const scenario::ConnectorSpec& bolt, double& worst) {
+                                  const model::ConnectorSpec& bolt, double& worst) {
   test::Trajectory one = test::simulate(welded);
   REQUIRE(one.result.outcome == integrate::Outcome::completed);
   scenario::Scenario bolted = welded;
-  std::erase_if(bolted.joints, [&](const scenario::JointSpec& j) { return j.name == weld; });
+  std::erase_if(bolted.joints, [&](const model::JointSpec& j) { return j.name == weld; });
   REQUIRE(bolted.joints.size() + 1 == welded.joints.size());
   start_where_welded(one.model, held, bolted);
   bolted.connectors = {bolt};
@@ -125,11 +125,11 @@ test::Trajectory bolted_vs_welded(const scenario::Scenario& welded, const std::s
 // A vehicle "base" with a one-hinge arm ("shoulder", turning at 0.5 rad/s) whose link
 // holds a vehicle "held" through the fixed joint "weld".
 scenario::Scenario arm_holding_vehicle(test::RandomBodies& rnd, double duration) {
-  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
+  model::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 1.5), held = rnd.body("held", 2.0);
   base.initial.nu_B << 0.1, 0.0, 0.05, 0.2, -0.1, 0.3;
-  scenario::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
+  model::JointSpec shoulder = rnd.joint("shoulder", JT::revolute, "base", "link", 1);
   shoulder.initial_velocity = 0.5;
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
+  model::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "held", 0);
   scenario::Scenario s = test::scenario_with({base, link, held}, duration, 1e-3, 10.0);
   s.joints = {shoulder, weld};
   return s;
@@ -159,7 +159,7 @@ TEST_CASE("envelope LDLT: solves W λ = r with the minimum norm of the pseudo-in
     const Eigen::MatrixXd W = B * B.transpose();
     std::vector<int> first(static_cast<std::size_t>(blocks));
     for (int I = 0; I < blocks; ++I) first[I] = std::max(0, I - 1);
-    constraints::EnvelopeLdlt ldlt(sizes, first);
+    dynamics::EnvelopeLdlt ldlt(sizes, first);
     for (int I = 0; I < blocks; ++I)
       for (int J = first[I]; J <= I; ++J)
         ldlt.block(I, J).topLeftCorner(sizes[I], sizes[J]) = W.block(offset[I], offset[J], sizes[I], sizes[J]);
@@ -190,7 +190,7 @@ TEST_CASE("envelope LDLT: a whole block depending on others, in a full envelope,
   B.diagonal().array() += 3.0;
   B.middleRows(15, 6) = 0.7 * B.middleRows(0, 6) - 1.3 * B.middleRows(6, 6);
   const Eigen::MatrixXd W = B * B.transpose();
-  constraints::EnvelopeLdlt ldlt(sizes, {0, 0, 0, 0});
+  dynamics::EnvelopeLdlt ldlt(sizes, {0, 0, 0, 0});
   for (int I = 0; I < 4; ++I)
     for (int J = 0; J <= I; ++J) ldlt.block(I, J).topLeftCorner(sizes[I], sizes[J]) = W.block(offset[I], offset[J], sizes[I], sizes[J]);
   ldlt.factor();
@@ -205,8 +205,8 @@ TEST_CASE("envelope LDLT: a whole block depending on others, in a full envelope,
 
 TEST_CASE("connector rows: the structured product G·U equals the dense one, for both bodies, rigid and ball") {
   test::RandomBodies rnd(7);
-  for (const auto type : {model::ConnectorType::rigid, model::ConnectorType::ball}) {
-    model::Connector c;
+  for (const auto type : {dynamics::ConnectorType::rigid, dynamics::ConnectorType::ball}) {
+    dynamics::Connector c;
     c.type = type;
     c.p_AK_A = rnd.vec3(0.5);
     c.X_BK = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(0.5)};
@@ -215,15 +215,15 @@ TEST_CASE("connector rows: the structured product G·U equals the dense one, for
     B.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
     A.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
     B.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
-    constraints::ConnectorRows rows;
-    constraints::connector_rows(c, 10.0, A, &B, rows);
+    dynamics::ConnectorRows rows;
+    dynamics::connector_rows(c, 10.0, A, &B, rows);
     spatial::Mat6 U;
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 6; ++j) U(i, j) = rnd.uniform(-1, 1);
     spatial::Mat6 out;
-    constraints::multiply_rows(rows, false, U, out);
+    dynamics::multiply_rows(rows, false, U, out);
     CHECK((out - rows.G_A * U).norm() < 1e-14 * U.norm());
-    constraints::multiply_rows(rows, true, U, out);
+    dynamics::multiply_rows(rows, true, U, out);
     CHECK((out - rows.G_B * U).norm() < 1e-14 * U.norm());
   }
 }
@@ -233,7 +233,7 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
   // e(t) from the poses, differentiated numerically, must match (3) and the left side of (4)
   // with the velocity-product terms κ = −b at zero Baumgarte frequency.
   test::RandomBodies rnd(81);
-  scenario::BodySpec a = rnd.body("a", 11.5), b = rnd.body("b", 4.0);
+  model::BodySpec a = rnd.body("a", 11.5), b = rnd.body("b", 4.0);
   a.initial.nu_B << 0.8, -0.4, 0.3, 1.2, -0.9, 1.5;
   b.initial.nu_B << -0.5, 0.6, 0.2, -1.1, 0.7, 2.0;
   b.initial.p_WB_W = Vec3(0.4, 0.3, -0.2);
@@ -243,8 +243,8 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
   s.simulation.abs_tol = s.simulation.rel_tol = 1e-13;
   const test::Trajectory tr = test::simulate(s);
   REQUIRE(tr.result.outcome == integrate::Outcome::completed);
-  for (const auto type : {model::ConnectorType::rigid, model::ConnectorType::ball}) {
-    model::Connector c;
+  for (const auto type : {dynamics::ConnectorType::rigid, dynamics::ConnectorType::ball}) {
+    dynamics::Connector c;
     c.type = type;
     c.p_AK_A = Vec3(0.2, -0.1, 0.3);
     c.X_BK = Pose{spatial::rotation_rpy(Vec3(0.2, 0.1, -0.4)), Vec3(-0.1, 0.25, 0.05)};
@@ -252,12 +252,12 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
     std::vector<double> xdot(tr.x[0].size());
     auto rows_at = [&](std::size_t k, double frequency) {
       dynamics::evaluate(tr.model, 0.0, tr.x[k].data(), xdot.data(), ws);
-      constraints::ConnectorRows r;
-      constraints::connector_rows(c, frequency, ws.bodies[0], &ws.bodies[1], r);
+      dynamics::ConnectorRows r;
+      dynamics::connector_rows(c, frequency, ws.bodies[0], &ws.bodies[1], r);
       return std::make_pair(r, Vec6(r.G_A * ws.bodies[0].A_WB_B + r.G_B * ws.bodies[1].A_WB_B));
     };
     const double dt = tr.t[1] - tr.t[0];
-    const int t = type == model::ConnectorType::rigid ? 3 : 0;  // first translation row
+    const int t = type == dynamics::ConnectorType::rigid ? 3 : 0;  // first translation row
     double worst_v = 0.0, worst_a = 0.0, scale_a = 0.0;
     for (std::size_t k = 100; k + 1 < tr.t.size(); k += 100) {
       const auto [r0, ga0] = rows_at(k, 0.0);
@@ -286,12 +286,12 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
 
 TEST_CASE("rigid connector: two vehicles move exactly like the same two joined by a fixed joint, for 20 s") {
   test::RandomBodies rnd(11);
-  scenario::BodySpec a = rnd.body("a", 11.5), b = rnd.body("b", 4.0);
+  model::BodySpec a = rnd.body("a", 11.5), b = rnd.body("b", 4.0);
   a.initial.nu_B << 0.3, -0.1, 0.05, 0.2, -0.3, 0.4;
   a.initial.q_WB = Eigen::AngleAxisd(0.4, Vec3(1, 2, -1).normalized());
   a.initial.p_WB_W = Vec3(1, -2, 3);
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
-  scenario::ForceSpec push = push_on("b", Vec3(5, -3, 2), Vec3::Zero());
+  model::JointSpec weld = rnd.joint("weld", JT::fixed, "a", "b", 0);
+  model::ForceSpec push = push_on("b", Vec3(5, -3, 2), Vec3::Zero());
   push.point_B = Vec3(0.1, 0.2, -0.1), push.stop = 7.0;
 
   scenario::Scenario welded = test::scenario_with({a, b}, 20.0, 1e-3, 10.0);
@@ -327,11 +327,11 @@ TEST_CASE("rigid connector: two vehicles move exactly like the same two joined b
 
 TEST_CASE("rigid connectors: a redundant triangle moves like the same triangle with one edge removed") {
   test::RandomBodies rnd(21);
-  std::vector<scenario::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
+  std::vector<model::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
   bodies[0].initial.nu_B << 0.2, 0.1, -0.1, 0.3, 0.2, -0.4;
   place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
   place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(-0.3, 0.1, 1.0)), Vec3(0.4, 0.3, 0.1)}, bodies[2]);
-  const scenario::ForceSpec push = push_on("c", Vec3(10, 4, -2), Vec3(0.5, 0, 1));
+  const model::ForceSpec push = push_on("c", Vec3(10, 4, -2), Vec3(0.5, 0, 1));
   scenario::Scenario open = test::scenario_with(bodies, 10.0, 1e-3, 10.0);
   open.forces = {push};
   open.connectors = {connector("ab", "a", "b", Vec3(0, 0.3, 0)), connector("ac", "a", "c", Vec3(0.2, 0.15, 0))};
@@ -365,9 +365,9 @@ TEST_CASE("rigid connectors: a redundant triangle moves like the same triangle w
 
 TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total momentum unchanged") {
   test::RandomBodies rnd(31);
-  std::vector<scenario::BodySpec> bodies;
+  std::vector<model::BodySpec> bodies;
   for (const char* name : {"a", "b", "c", "d"}) {
-    scenario::BodySpec body = rnd.body(name, rnd.uniform(2.0, 12.0));
+    model::BodySpec body = rnd.body(name, rnd.uniform(2.0, 12.0));
     body.added_mass_B.setZero(), body.linear_damping.setZero(), body.quadratic_damping.setZero();
     body.volume = 0.0;
     body.initial.p_WB_W = rnd.vec3(2.0);
@@ -388,7 +388,7 @@ TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total
   s.simulation.integrator = scenario::IntegratorKind::dopri5;
   s.simulation.abs_tol = s.simulation.rel_tol = 1e-13;
   s.connectors = {connector("ab", "a", "b", Vec3(0.25, 0.1, 0)),
-                  connector("bc", "b", "c", Vec3(0.2, 0, 0.05), scenario::ConnectorType::ball),
+                  connector("bc", "b", "c", Vec3(0.2, 0, 0.05), model::ConnectorType::ball),
                   connector("cd", "c", "d", Vec3(0, 0.2, 0))};
   const test::Trajectory tr = test::simulate(s);
   REQUIRE(tr.result.outcome == integrate::Outcome::completed);
@@ -409,16 +409,16 @@ TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total
 
 TEST_CASE("connectors: drift stays below 1e-8 m and 1e-8 rad over 600 s at 1 kHz RK4") {
   test::RandomBodies rnd(41);
-  std::vector<scenario::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
+  std::vector<model::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
   bodies[0].initial.nu_B << 0.5, 0.1, -0.1, 0.6, 0.4, -0.8;
   place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
   place_rigidly(bodies[1], Pose{spatial::rotation_rpy(Vec3(0.0, 0.0, 0.5)), Vec3(0.3, 0.3, 0.0)}, bodies[2]);
-  const scenario::ForceSpec push = push_on("c", Vec3(20, 4, -2), Vec3(2, -1, 3));
+  const model::ForceSpec push = push_on("c", Vec3(20, 4, -2), Vec3(2, -1, 3));
   scenario::Scenario s = test::scenario_with(bodies, 600.0, 1e-3, 5.0);
   s.environment.current_W = Vec3(0.3, 0.1, 0);
   s.forces = {push};
   s.connectors = {connector("ab", "a", "b", Vec3(0, 0.3, 0)),
-                  connector("bc", "b", "c", Vec3(0.15, 0.15, 0), scenario::ConnectorType::ball)};
+                  connector("bc", "b", "c", Vec3(0.15, 0.15, 0), model::ConnectorType::ball)};
   const test::Trajectory tr = test::simulate(s);
   REQUIRE(tr.result.outcome == integrate::Outcome::completed);
   const auto [distance, angle] = worst_violation(tr);
@@ -431,7 +431,7 @@ TEST_CASE("ball connector: a body hung from the world swings with the physical-p
   // A ball joint at the origin, the body's CG a distance L below it; small swings in a vacuum:
   // T = 2π √(I_pivot / (m g L)), I_pivot = I_cg + m L² (spherical pendulum, small amplitude,
   // with the (1 + θ₀²/16) amplitude correction).
-  scenario::BodySpec bob = test::plain_body("bob");
+  model::BodySpec bob = test::plain_body("bob");
   const double L = 0.7, m = bob.mass, theta0 = 0.05;
   bob.volume = 0.0;
   bob.p_BoBcm_B = Vec3(0, 0, L);
@@ -448,7 +448,7 @@ TEST_CASE("ball connector: a body hung from the world swings with the physical-p
     correction = 1.0;
   }
   scenario::Scenario s = test::scenario_with({bob}, 20.0, 1e-3, 1000.0);
-  s.connectors = {connector("hook", "bob", "world", Vec3::Zero(), scenario::ConnectorType::ball)};
+  s.connectors = {connector("hook", "bob", "world", Vec3::Zero(), model::ConnectorType::ball)};
   const test::Trajectory tr = test::simulate(s);
   REQUIRE(tr.result.outcome == integrate::Outcome::completed);
   std::vector<double> crossings;
@@ -465,7 +465,7 @@ TEST_CASE("ball connector: a body hung from the world swings with the physical-p
 }
 
 TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoyancy, and the moment about the point") {
-  scenario::BodySpec body = test::plain_body("crate");
+  model::BodySpec body = test::plain_body("crate");
   body.volume = 0.004;  // B < W
   body.p_BoBcm_B = Vec3(0.1, -0.05, 0.2);
   body.p_BoBcb_B = Vec3(-0.05, 0.0, 0.1);
@@ -473,7 +473,7 @@ TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoy
   const Vec3 point(0.2, 0.1, -0.3);
   scenario::Scenario s = test::scenario_with({body}, 2.0);
   s.connectors = {connector("hook", "crate", "world", point)};
-  const model::Model model = model::build_model(s);
+  const dynamics::Model model = model::build_model(s);
   dynamics::Workspace ws(model);
   std::vector<double> xdot(model.x0.size());
   dynamics::evaluate(model, 0.0, model.x0.data(), xdot.data(), ws);
@@ -503,10 +503,10 @@ TEST_CASE("rigid connector inside one tree: locking a joint with a redundant loo
   // base –revolute– link, plus a rigid connector base–link: the connector's 6 rows overlap the
   // joint's 5 constraints (5 dependent rows), and the pair moves as base –fixed– link.
   test::RandomBodies rnd(61);
-  scenario::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 2.0);
+  model::BodySpec base = rnd.body("base", 11.5), link = rnd.body("link", 2.0);
   base.initial.nu_B << 0.2, -0.1, 0.05, 0.3, 0.2, -0.4;
-  scenario::JointSpec weld = rnd.joint("hinge", JT::fixed, "base", "link", 0);
-  scenario::ForceSpec push = push_on("link", Vec3(3, -2, 1), Vec3(0.2, 0.1, -0.3));
+  model::JointSpec weld = rnd.joint("hinge", JT::fixed, "base", "link", 0);
+  model::ForceSpec push = push_on("link", Vec3(3, -2, 1), Vec3(0.2, 0.1, -0.3));
   scenario::Scenario welded = test::scenario_with({base, link}, 10.0, 1e-3, 10.0);
   welded.joints = {weld};
   welded.forces = {push};
@@ -528,12 +528,12 @@ TEST_CASE("ball connector closing a loop in one tree: no work, so ½ΣVᵀMV is 
   // what the hinges already hold: a dependent row). No gravity, no damping, no motors: the
   // connector force is workless, and the loop keeps moving with constant kinetic energy.
   test::RandomBodies rnd(71);
-  scenario::BodySpec base = rnd.body("base", 11.5), upper = rnd.body("upper", 1.5), middle = rnd.body("middle", 1.2),
+  model::BodySpec base = rnd.body("base", 11.5), upper = rnd.body("upper", 1.5), middle = rnd.body("middle", 1.2),
                      lower = rnd.body("lower", 1.0);
   for (auto* b : {&base, &upper, &middle, &lower}) b->linear_damping.setZero(), b->quadratic_damping.setZero();
   base.initial.nu_B << 0.3, -0.1, 0.2, 0.5, -0.4, 0.6;
   auto hinge = [](const std::string& parent, const std::string& child, const Vec3& xyz, double q0, double qd0) {
-    scenario::JointSpec j;
+    model::JointSpec j;
     j.name = child, j.parent = parent, j.child = child;
     j.placement.xyz = xyz, j.placement.axis = Vec3::UnitY();
     j.initial_position = q0, j.initial_velocity = qd0;
@@ -543,7 +543,7 @@ TEST_CASE("ball connector closing a loop in one tree: no work, so ½ΣVᵀMV is 
   s.environment.gravity = 0.0;
   s.joints = {hinge("base", "upper", Vec3(0.2, 0.0, 0.1), -0.6, 1.5), hinge("upper", "middle", Vec3(0.3, 0.0, 0.0), 1.4, 0.0),
               hinge("middle", "lower", Vec3(0.25, 0.0, 0.0), 1.2, 0.0)};
-  s.connectors = {connector("tip", "lower", "base", Vec3(0.2, 0.0, 0.0), scenario::ConnectorType::ball)};
+  s.connectors = {connector("tip", "lower", "base", Vec3(0.2, 0.0, 0.0), model::ConnectorType::ball)};
   s.simulation.integrator = scenario::IntegratorKind::dopri5;
   s.simulation.abs_tol = s.simulation.rel_tol = 1e-12;
   const test::Trajectory tr = test::simulate(s);
@@ -567,12 +567,12 @@ TEST_CASE("rigid connector between two trees with children, one fixed-base: move
   // A fixed-base arm (hinged to the world) holds a vehicle that carries its own hinged link.
   // Bolted by a connector vs welded by a fixed joint: same motion.
   test::RandomBodies rnd(91);
-  scenario::BodySpec link = rnd.body("link", 2.0), vehicle = rnd.body("vehicle", 6.0), fin = rnd.body("fin", 0.5);
-  scenario::JointSpec base = rnd.joint("base", JT::revolute, "world", "link", 0);
+  model::BodySpec link = rnd.body("link", 2.0), vehicle = rnd.body("vehicle", 6.0), fin = rnd.body("fin", 0.5);
+  model::JointSpec base = rnd.joint("base", JT::revolute, "world", "link", 0);
   base.initial_velocity = 0.4;
-  scenario::JointSpec hinge = rnd.joint("hinge", JT::revolute, "vehicle", "fin", 2);
+  model::JointSpec hinge = rnd.joint("hinge", JT::revolute, "vehicle", "fin", 2);
   hinge.initial_velocity = -0.8;
-  scenario::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "vehicle", 0);
+  model::JointSpec weld = rnd.joint("weld", JT::fixed, "link", "vehicle", 0);
   scenario::Scenario welded = test::scenario_with({link, vehicle, fin}, 8.0, 1e-3, 10.0);
   welded.joints = {base, weld, hinge};
   double worst = 0.0;

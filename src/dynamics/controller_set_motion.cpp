@@ -9,31 +9,22 @@
 #include <algorithm>
 
 #include "control/attitude_error.h"
-#include "control/controller_set.h"
+#include "dynamics/controller_set.h"
 #include "control/task_priority.h"
 #include "dynamics/crba.h"
 #include "dynamics/hydrodynamics.h"
 #include "spatial/rotation.h"
 
-namespace uwsim::control {
+namespace uwsim::dynamics {
 
-using model::ControllerKind;
+using dynamics::ControllerKind;
 using spatial::Pose;
 using spatial::Quat;
 using spatial::Vec3;
 using spatial::Vec6;
 
-namespace {
-
-Quat quaternion_of(const spatial::Mat3& R) {
-  const Eigen::Quaterniond q(R);
-  return Quat(q.w(), q.x(), q.y(), q.z());
-}
-
-}  // namespace
-
 void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const std::size_t n = c.joints.size();
   const auto body_of_joint = [&](std::size_t j) { return static_cast<std::size_t>(c.chain[static_cast<std::size_t>(c.joints[j])]); };
   std::vector<double>& q_r = ik_q_[i];
@@ -51,7 +42,7 @@ void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamic
     chain_poses_[j] = X_BW * ws.bodies[body_of_joint(j)].X_WB;
     chain_axes_[j] = model_.bodies[body_of_joint(j)].joint.S_C;
   }
-  const TaskJacobian J = end_effector_jacobian(X_BW * X_WE, chain_poses_.data(), chain_axes_.data(), static_cast<int>(n));
+  const control::TaskJacobian J = control::end_effector_jacobian(X_BW * X_WE, chain_poses_.data(), chain_axes_.data(), static_cast<int>(n));
 
   // The setpoint of E in NED, its rate (V_d, in E) and the base's home.
   const double* values = ws.inputs.data();
@@ -66,34 +57,34 @@ void ControllerSet::update_task_priority(std::size_t i, const double* x, dynamic
   const Quat q_d = spatial::quaternion_from_euler_zyx(rpy_d[0], rpy_d[1], rpy_d[2]);
   Vec6 V_d;
   V_d << X_WE.R.transpose() * v_d, X_WE.R.transpose() * spatial::angular_velocity_from_euler_zyx_rates(rpy_d, rpy_rate_d);
-  const Vec6 primary = V_d + c.task_gain.cwiseProduct(end_effector_error(X_WE, p_d, q_d));
+  const Vec6 primary = V_d + c.task_gain.cwiseProduct(control::end_effector_error(X_WE, p_d, q_d));
   const Vec3 base_error_W = base_home_[i] - X_WB.p;
   const Vec3 base_velocity_B = X_WB.R.transpose() * c.base_gain.cwiseProduct(base_error_W);
-  const ColumnVector zeta_r = task_priority_velocity(J, primary, base_velocity_B, c.weights, c.damping);
+  const control::ColumnVector zeta_r = control::task_priority_velocity(J, primary, base_velocity_B, c.weights, c.damping);
 
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << p_d, rpy_d;
-  s.error << p_d - X_WE.p, attitude_error(quaternion_of(X_WE.R), q_d), base_error_W;
+  s.error << p_d - X_WE.p, control::attitude_error(spatial::quaternion_from_rotation(X_WE.R), q_d), base_error_W;
   s.output = zeta_r;
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (std::size_t j = 0; j < n; ++j) {
     const double q_dot = zeta_r[6 + static_cast<Eigen::Index>(j)];
     ws.inputs[first + j] = q_r[j];
     ws.inputs[first + n + j] = q_dot;
-    const model::Joint& joint = model_.bodies[body_of_joint(j)].joint;
+    const dynamics::Joint& joint = model_.bodies[body_of_joint(j)].joint;
     q_r[j] = std::clamp(q_r[j] + c.period * q_dot, joint.lower, joint.upper);  // integrated, as in Sec. VI-C
   }
 }
 
 void ControllerSet::update_line_of_sight(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const dynamics::BodyState& head = ws.bodies[static_cast<std::size_t>(c.body)];
   const spatial::Mat3& R_WH = head.X_WB.R;
   const Vec6& V_H = head.motion.V_WB_B;  // [ω; v] in the front link's frame
   const Vec3 v_P_H = spatial::linear(V_H) + spatial::angular(V_H).cross(c.p_EP_E);
   const Vec3 p_P_W = head.X_WB.p + R_WH * c.p_EP_E, v_P_W = R_WH * v_P_H;
   const Vec3 rpy = spatial::euler_zyx_from_rotation(R_WH);
-  TransportMeasurement m;
+  control::TransportMeasurement m;
   m.p_N = p_P_W.head<2>();
   m.v_N = v_P_W.head<2>();
   m.heading = rpy[2];
@@ -101,27 +92,27 @@ void ControllerSet::update_line_of_sight(std::size_t i, dynamics::Workspace& ws)
   m.surge = c.transport.surge_of_end_effector
                 ? v_P_H.x()
                 : spatial::linear(ws.bodies[static_cast<std::size_t>(c.base)].motion.V_WB_B).x();
-  TransportControl& control = transports_[i];
+  control::TransportControl& control = transports_[i];
   control.update(c.path, m);
 
   const std::size_t n = c.joints.size();
   const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
   for (std::size_t j = 0; j < n; ++j) {
-    const model::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[j])].joint;
+    const dynamics::Joint& joint = model_.bodies[static_cast<std::size_t>(c.chain[j])].joint;
     ws.inputs[first + j] = std::clamp(control.joint_reference(), joint.lower, joint.upper);
     ws.inputs[first + n + j] = control.joint_reference_rate();
   }
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   s.setpoint << control.guidance().heading, c.transport.speed, static_cast<double>(control.guidance().segment);
   s.error << control.guidance().cross_track, control.heading_error(), control.surge_error();
   s.output = control.acceleration();
 }
 
 void ControllerSet::update_base_control(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
+  const dynamics::Controller& c = model_.controllers[i];
   const auto source = static_cast<std::size_t>(c.source);
   const Vec6 V = spatial::to_fossen_order(ws.bodies[static_cast<std::size_t>(c.body)].motion.V_WB_B);
-  model::ControllerSignals& s = ws.controllers[i];
+  dynamics::ControllerSignals& s = ws.controllers[i];
   // Eq. 34 on the task_priority's reference; under a line_of_sight on a zero reference, with the
   // surge and yaw entries replaced by the line_of_sight's eq. 40–41.
   const bool transport = model_.controllers[source].kind == ControllerKind::line_of_sight;
@@ -135,7 +126,7 @@ void ControllerSet::update_base_control(std::size_t i, dynamics::Workspace& ws) 
   const spatial::Mat6 M11 = dynamics::composite_inertia(model_, ws, c.body);
   const Vec6 n = base_bias(i, ws);
   s.setpoint = a_b;
-  s.output = feedback_linearising_wrench(M11, a_b, n);  // eq. 33
+  s.output = control::feedback_linearising_wrench(M11, a_b, n);  // eq. 33
 }
 
 // n of eq. 35 (Fossen order), the terms the controller cancels (base_control.h). The inverse
@@ -147,14 +138,14 @@ void ControllerSet::update_base_control(std::size_t i, dynamics::Workspace& ws) 
 // (dynamics/hydrodynamics.h gives coriolis_b, damping_b and restoring_b). The thrust, the held
 // controller wrenches and the scenario's applied forces are in none of them: n is the model's.
 Vec6 ControllerSet::base_bias(std::size_t i, dynamics::Workspace& ws) {
-  const model::Controller& c = model_.controllers[i];
-  const model::Body& base = model_.bodies[static_cast<std::size_t>(c.body)];
+  const dynamics::Controller& c = model_.controllers[i];
+  const dynamics::Body& base = model_.bodies[static_cast<std::size_t>(c.body)];
   const Pose X_BW = ws.bodies[static_cast<std::size_t>(c.body)].X_WB.inverse();
   Vec6 n = Vec6::Zero();  // [angular; linear]
   if (!c.cancel_coriolis && !c.cancel_damping && !c.cancel_restoring) return n;
   if (c.cancel_coriolis) n = Eigen::Map<const Vec6>(bias(ws) + (base.v_offset - model_.nq));
   for (auto b = static_cast<std::size_t>(c.body); b < static_cast<std::size_t>(base.tree_end); ++b) {
-    const model::Body& body = model_.bodies[b];
+    const dynamics::Body& body = model_.bodies[b];
     const dynamics::BodyState& s = ws.bodies[b];
     const Pose X_Bb = X_BW * s.X_WB;
     if (c.cancel_coriolis) {
@@ -167,4 +158,4 @@ Vec6 ControllerSet::base_bias(std::size_t i, dynamics::Workspace& ws) {
   return spatial::to_fossen_order(n);
 }
 
-}  // namespace uwsim::control
+}  // namespace uwsim::dynamics
