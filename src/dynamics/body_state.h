@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dynamics/hydrodynamics.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::dynamics {
 
@@ -13,6 +14,7 @@ using spatial::Pose;
 struct BodyState {
   Pose X_PB;             // pose in the parent body (or the world, for roots)
   Pose X_WB;             // pose in the world
+  spatial::Quat q_WB_unit;  // a free body's attitude, normalised once per evaluation (kinematics)
   BodyMotion motion;     // R_WB, V_WB_B, velocity relative to the water
   Vec6 c = Vec6::Zero(); // V × S·q̇
   Vec6 F_Bo_B;           // all non-inertial wrenches on the body about Bo (fluid, weight, applied)

@@ -15,7 +15,8 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
     if (body.joint.type == JointType::free) {
       const double* q = x + body.q_offset;
       const spatial::Quat q_WB(q[3], q[4], q[5], q[6]);
-      s.X_WB = Pose{spatial::rotation_from_quaternion(q_WB / q_WB.norm()), Vec3(q[0], q[1], q[2])};
+      s.q_WB_unit = q_WB / q_WB.norm();
+      s.X_WB = Pose{spatial::rotation_from_quaternion(s.q_WB_unit), Vec3(q[0], q[1], q[2])};
       s.X_PB = s.X_WB;
       V_WB_B = Eigen::Map<const Vec6>(x + body.v_offset);
       s.c.setZero();

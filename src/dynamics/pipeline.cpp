@@ -37,10 +37,8 @@ void write_derivatives(const dynamics::Model& model, const double* x, const Work
     const BodyState& s = ws.bodies[b];
     if (body.joint.type == JointType::free) {
       const Vec6& V = s.motion.V_WB_B;
-      const double* q = x + body.q_offset;
-      const Quat q_WB(q[3], q[4], q[5], q[6]);
       Eigen::Map<Vec3>(xdot + body.q_offset) = s.motion.R_WB * spatial::linear(V);
-      Eigen::Map<Quat>(xdot + body.q_offset + 3) = spatial::quaternion_rate(q_WB / q_WB.norm(), spatial::angular(V));
+      Eigen::Map<Quat>(xdot + body.q_offset + 3) = spatial::quaternion_rate(s.q_WB_unit, spatial::angular(V));
       Eigen::Map<Vec6>(xdot + body.v_offset) = s.A_WB_B;
     } else if (body.joint.dof() == 1) {
       xdot[body.q_offset] = x[body.v_offset];

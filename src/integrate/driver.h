@@ -1,4 +1,5 @@
-// Integrates a Model in time with Boost.Odeint and hands exact-time samples to a sink.
+// Integrates a Model in time (rk4 here, dopri5 with Boost.Odeint) and hands exact-time samples
+// to a sink.
 //
 // - Samples fall at exactly t_k = k / output_rate (k = 0, 1, …) and at the end time.
 // - rk4: classic fixed step `step`; a step is shortened only to land on a sample time, a

@@ -1,6 +1,7 @@
 #include "integrate/state_check.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace uwsim::integrate {
@@ -41,32 +42,36 @@ constexpr Component kPrismaticJoint[] = {
 };
 
 template <std::size_t N>
-std::optional<std::string> check(const dynamics::Body& body, const Component (&components)[N], const double* x,
-                                 const DivergenceLimits& limits) {
+void add_checks(const dynamics::Body& body, const Component (&components)[N], const DivergenceLimits& limits,
+                std::vector<DivergenceWatch::Check>& checks) {
   for (const Component& c : components) {
-    const double value = x[(c.in_v ? body.v_offset : body.q_offset) + c.offset];
-    const bool bad = !std::isfinite(value) || (c.limit && std::abs(value) > limits.*c.limit);
-    if (!bad) continue;
-    std::ostringstream out;
-    if (body.joint.type == dynamics::JointType::free) out << "body '" << body.name << "': ";
-    else out << "joint '" << body.joint.name << "' (body '" << body.name << "'): ";
-    out << c.what << " = " << value;
-    if (std::isfinite(value)) out << " exceeds " << limits.*c.limit;
-    return out.str();
+    // |x| ≤ bound is false for NaN and ±∞ too; a component without a limit gets the largest
+    // finite bound, so only a non-finite value trips it.
+    const double bound = c.limit ? limits.*c.limit : std::numeric_limits<double>::max();
+    checks.push_back({(c.in_v ? body.v_offset : body.q_offset) + c.offset, bound, &body, c.what});
   }
-  return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> find_divergence(const dynamics::Model& model, const double* x,
-                                           const DivergenceLimits& limits) {
+DivergenceWatch::DivergenceWatch(const dynamics::Model& model, const DivergenceLimits& limits) {
   for (const dynamics::Body& body : model.bodies) {
-    std::optional<std::string> problem;
-    if (body.joint.type == dynamics::JointType::free) problem = check(body, kFreeBody, x, limits);
-    else if (body.joint.type == dynamics::JointType::revolute) problem = check(body, kRevoluteJoint, x, limits);
-    else if (body.joint.type == dynamics::JointType::prismatic) problem = check(body, kPrismaticJoint, x, limits);
-    if (problem) return problem;
+    if (body.joint.type == dynamics::JointType::free) add_checks(body, kFreeBody, limits, checks_);
+    else if (body.joint.type == dynamics::JointType::revolute) add_checks(body, kRevoluteJoint, limits, checks_);
+    else if (body.joint.type == dynamics::JointType::prismatic) add_checks(body, kPrismaticJoint, limits, checks_);
+  }
+}
+
+std::optional<std::string> DivergenceWatch::find(const double* x) const {
+  for (const Check& c : checks_) {
+    const double value = x[c.index];
+    if (std::abs(value) <= c.bound) continue;
+    std::ostringstream out;
+    if (c.body->joint.type == dynamics::JointType::free) out << "body '" << c.body->name << "': ";
+    else out << "joint '" << c.body->joint.name << "' (body '" << c.body->name << "'): ";
+    out << c.what << " = " << value;
+    if (std::isfinite(value)) out << " exceeds " << c.bound;
+    return out.str();
   }
   return std::nullopt;
 }

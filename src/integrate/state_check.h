@@ -22,9 +22,24 @@ struct DivergenceLimits {
   double connector_angle = 1e-3;     // rad
 };
 
-// The first offending value as "body 'rov': angular velocity q = nan", or nothing.
-std::optional<std::string> find_divergence(const dynamics::Model& model, const double* x,
-                                           const DivergenceLimits& limits = {});
+// Checks a state after every step: built once per run, it holds each value's index and
+// bound, so a check is one comparison per value and the message is made only on failure.
+class DivergenceWatch {
+ public:
+  explicit DivergenceWatch(const dynamics::Model& model, const DivergenceLimits& limits = {});
+  // The first offending value as "body 'rov': angular velocity q = nan", or nothing.
+  std::optional<std::string> find(const double* x) const;
+
+  struct Check {
+    int index;                   // into x
+    double bound;                // |x[index]| ≤ bound, and finite
+    const dynamics::Body* body;  // for the message
+    const char* what;
+  };
+
+ private:
+  std::vector<Check> checks_;
+};
 
 // The first connector whose errors in the evaluation held by `ws` exceed the limits, as
 // "connector 'bolt' (bodies 'a' and 'b'): 0.0021 m apart", or nothing.
