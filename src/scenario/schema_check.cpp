@@ -577,7 +577,7 @@ std::vector<SchemaViolation> check_schema(const YAML::Node& root, SchemaKind kin
   // One validator per thread: it caches the compiled regular expressions of `pattern`.
   thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
-  validator.validate(compiled_schema(kind), valijson::adapters::NlohmannJsonAdapter(instance), &results);
+  validator.validate(compiled_schema(kind, instance), valijson::adapters::NlohmannJsonAdapter(instance), &results);
 
   // The errors of an anyOf / oneOf's branches come right before the error of the anyOf /
   // oneOf itself, at or below its place: it replaces them with one message naming the

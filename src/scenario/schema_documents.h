@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,12 @@ namespace uwsim::scenario {
 using json = nlohmann::json;
 
 const json& schema_document(SchemaKind kind);
-const valijson::Schema& compiled_schema(SchemaKind kind);
+// The compiled schema to validate `instance` against: the whole schema, with the root's
+// `properties` cut to the keys `instance` has (the same verdicts; schema_documents.cpp says
+// why). Compiled on first use and kept for the process.
+const valijson::Schema& compiled_schema(SchemaKind kind, const json& instance);
+// The whole schema compiled, uncut: what the cut one is tested against.
+std::unique_ptr<valijson::Schema> compile_whole_schema(SchemaKind kind);
 
 // The subschemas that apply at the document's root.
 std::vector<const json*> root_subschemas(SchemaKind kind);
