@@ -1,5 +1,5 @@
 // Validation of scenario and part trees against the JSON Schemas in schemas/, which are
-// compiled into the program (cmake/embed_schemas.cmake) and parsed once per process. Each
+// compiled into the program (cmake/embed_schemas.cpp) and parsed as documents need them. Each
 // violation is mapped back to the YAML node it concerns and phrased like the loader's own
 // messages: what is wrong, what was expected.
 #pragma once

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <utility>
+#include <optional>
+#include <set>
+#include <span>
 #include <string_view>
+#include <utility>
 
 #include "embedded_schemas.h"
 
@@ -21,50 +23,155 @@ bool names_scenario_schema(std::string_view uri) {
   return uri.size() >= kName.size() && uri.substr(uri.size() - kName.size()) == kName;
 }
 
-constexpr int kMaxExpansion = 32;
+// A schema as parsed so far: its root without the root's properties, then each root section
+// as it is first needed. A scenario uses a few of the fifteen sections, and parsing the whole
+// text was a quarter of a short run's start-up. Sections join the one document in place, and
+// nlohmann's objects are std::maps, so a pointer into the document stays valid as it grows.
+// The loader runs on one thread: the store is not guarded for concurrent readers.
+// Stores live until the process ends and are never destroyed: freeing their tens of thousands
+// of nodes at exit took a tenth of a short run's start-up.
+class SchemaStore {
+ public:
+  SchemaStore(std::string_view skeleton, std::span<const SchemaSection> sections)
+      : document_(json::parse(skeleton)), sections_(sections), parsed_(sections.size(), false) {
+    document_["properties"] = json::object();
+  }
+  const json& document() const { return document_; }
+  bool has(std::string_view key) const { return index(key) < sections_.size(); }
+  // Parses the root section `key` into the document, if the schema has it and it is not there.
+  void need(std::string_view key) {
+    const std::size_t i = index(key);
+    if (i == sections_.size() || parsed_[i]) return;
+    document_["properties"][std::string(key)] = json::parse(sections_[i].text);
+    parsed_[i] = true;
+  }
+  void need_all() {
+    for (const SchemaSection& section : sections_) need(section.key);
+  }
 
-const json* resolve_ref(const json& ref, const json& root) {
-  if (!ref.is_string()) return nullptr;
+ private:
+  std::size_t index(std::string_view key) const {
+    for (std::size_t i = 0; i < sections_.size(); ++i)
+      if (sections_[i].key == key) return i;
+    return sections_.size();
+  }
+  json document_;
+  std::span<const SchemaSection> sections_;
+  std::vector<bool> parsed_;
+};
+
+SchemaStore& store(SchemaKind kind) {
+  static SchemaStore& scenario = *new SchemaStore(embedded::kScenarioSchemaSkeleton, embedded::kScenarioSchemaSections);
+  static SchemaStore& part = *new SchemaStore(embedded::kPartSchemaSkeleton, embedded::kPartSchemaSections);
+  return kind == SchemaKind::scenario ? scenario : part;
+}
+
+// The store a schema node's document belongs to, if it is a root document.
+SchemaStore* store_of_root(const json* schema) {
+  for (SchemaKind kind : {SchemaKind::scenario, SchemaKind::part})
+    if (schema == &store(kind).document()) return &store(kind);
+  return nullptr;
+}
+
+struct RefTarget {
+  SchemaKind kind;        // the document the reference points into
+  std::string pointer;    // a JSON pointer in it
+};
+
+// "#/a/b" in a document of `kind`, or "scenario.schema.json#/a/b" from either schema.
+std::optional<RefTarget> ref_target(const json& ref, SchemaKind kind) {
+  if (!ref.is_string()) return std::nullopt;
   const std::string& text = ref.get_ref<const std::string&>();
   const std::size_t hash = text.find('#');
   const std::string file = text.substr(0, hash);
-  const std::string pointer = hash == std::string::npos ? "" : text.substr(hash + 1);
-  const json& base = file.empty() ? root : schema_document(SchemaKind::scenario);
-  if (!file.empty() && !names_scenario_schema(file)) return nullptr;
+  if (!file.empty() && !names_scenario_schema(file)) return std::nullopt;
+  return RefTarget{file.empty() ? kind : SchemaKind::scenario,
+                   hash == std::string::npos ? "" : text.substr(hash + 1)};
+}
+
+// KEY, when a pointer goes through a root section: "/properties/KEY/...".
+std::optional<std::string> root_section_of(const std::string& pointer) {
   try {
-    return &base.at(json::json_pointer(pointer));
+    json::json_pointer p(pointer);
+    std::vector<std::string> tokens;  // last first
+    for (; !p.empty(); p.pop_back()) tokens.push_back(p.back());
+    if (tokens.size() < 2 || tokens.back() != "properties") return std::nullopt;
+    return tokens[tokens.size() - 2];
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The sections a pointer needs, parsed: its root section, or all for the root or `properties`.
+void need_section_of(const RefTarget& target) {
+  if (const std::optional<std::string> key = root_section_of(target.pointer))
+    store(target.kind).need(*key);
+  else
+    store(target.kind).need_all();
+}
+
+const json* resolve_ref(const json& ref, SchemaKind kind) {
+  const std::optional<RefTarget> target = ref_target(ref, kind);
+  if (!target) return nullptr;
+  need_section_of(*target);
+  try {
+    return &store(target->kind).document().at(json::json_pointer(target->pointer));
   } catch (const json::exception&) {
     return nullptr;
   }
 }
 
-void expand(const json* schema, const json& root, std::vector<const json*>& out, int depth) {
+constexpr int kMaxExpansion = 32;
+
+void expand(const json* schema, SchemaKind kind, std::vector<const json*>& out, int depth) {
   if (schema == nullptr || !schema->is_object() || depth > kMaxExpansion) return;
   out.push_back(schema);
-  if (auto ref = schema->find("$ref"); ref != schema->end())
-    expand(resolve_ref(*ref, root), root, out, depth + 1);
+  if (auto ref = schema->find("$ref"); ref != schema->end()) {
+    const std::optional<RefTarget> target = ref_target(*ref, kind);
+    expand(resolve_ref(*ref, kind), target ? target->kind : kind, out, depth + 1);
+  }
   for (const char* key : {"allOf", "anyOf", "oneOf"})
     if (auto list = schema->find(key); list != schema->end() && list->is_array())
-      for (const json& branch : *list) expand(&branch, root, out, depth + 1);
+      for (const json& branch : *list) expand(&branch, kind, out, depth + 1);
   for (const char* key : {"then", "else"})
     if (auto branch = schema->find(key); branch != schema->end())
-      expand(&*branch, root, out, depth + 1);
+      expand(&*branch, kind, out, depth + 1);
+}
+
+// Parses every section the references below `schema` (a node of a `kind` document) reach,
+// following them on; `same_document` gets the root sections of `kind` they point to.
+void need_referenced(const json& schema, SchemaKind kind, std::set<std::string>& same_document,
+                     std::set<std::pair<SchemaKind, std::string>>& seen) {
+  if (schema.is_array()) {
+    for (const json& item : schema) need_referenced(item, kind, same_document, seen);
+    return;
+  }
+  if (!schema.is_object()) return;
+  for (auto it = schema.begin(); it != schema.end(); ++it) {
+    if (it.key() != "$ref") {
+      need_referenced(it.value(), kind, same_document, seen);
+      continue;
+    }
+    const std::optional<RefTarget> target = ref_target(it.value(), kind);
+    if (!target || !seen.emplace(target->kind, target->pointer).second) continue;
+    if (target->kind == kind)
+      if (const std::optional<std::string> key = root_section_of(target->pointer)) same_document.insert(*key);
+    if (const json* found = resolve_ref(it.value(), kind))
+      need_referenced(*found, target->kind, same_document, seen);
+  }
 }
 
 }  // namespace
 
-// The parsed and compiled schemas live until the process ends and are never destroyed:
-// freeing their tens of thousands of nodes at exit took a tenth of a short run's start-up.
 const json& schema_document(SchemaKind kind) {
-  static const json& scenario = *new json(json::parse(embedded::kScenarioSchema));
-  static const json& part = *new json(json::parse(embedded::kPartSchema));
-  return kind == SchemaKind::scenario ? scenario : part;
+  store(kind).need_all();
+  return store(kind).document();
 }
 
 namespace {
 
 // Compiles `document` as the root schema of `kind` (its $refs into scenario.schema.json are
-// served from the parsed document, which lives as long as the process).
+// served from the scenario's store, with the sections they reach parsed: need_referenced).
 std::unique_ptr<valijson::Schema> compile(const json& document) {
   auto schema = std::make_unique<valijson::Schema>();
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
@@ -72,92 +179,91 @@ std::unique_ptr<valijson::Schema> compile(const json& document) {
   parser.populateSchema(
       adapter, *schema,
       [](const std::string& uri) -> const json* {
-        return names_scenario_schema(uri) ? &schema_document(SchemaKind::scenario) : nullptr;
+        return names_scenario_schema(uri) ? &store(SchemaKind::scenario).document() : nullptr;
       },
       [](const json*) {});
   return schema;
 }
 
-// The root schema with `properties` cut to the keys `instance` has. valijson compiles every
-// subschema it meets, and a scenario uses a few of the root's sections (the default one 6 of
-// 15, a sixth of the schema): compiling the rest was a quarter of a short run's start-up.
-// Validating against the cut schema is validating against the whole one: a `properties`
-// entry constrains only a key that is present, and a key the schema does not know still
-// meets `additionalProperties: false` (the cut leaves it, and every other keyword, as it was).
-json root_cut_to(const json& root, const json& instance) {
+// The root schema with `properties` cut to `keys`. valijson compiles every subschema it
+// meets, and a scenario uses a few of the root's sections (the default one 6 of 15, a sixth
+// of the schema): compiling the rest was a quarter of a short run's start-up. Validating a
+// document against the schema cut to its keys is validating against the whole one: a
+// `properties` entry constrains only a key that is present, and a key the schema does not
+// know still meets `additionalProperties: false` (the cut leaves it, and every other keyword,
+// as it was).
+json root_cut_to(SchemaKind kind, const std::set<std::string>& keys) {
+  SchemaStore& s = store(kind);
+  for (const std::string& key : keys) s.need(key);
+  const json& root = s.document();
   json cut = json::object();
   for (auto it = root.begin(); it != root.end(); ++it)
     if (it.key() != "properties") cut[it.key()] = it.value();
-  const auto properties = root.find("properties");
-  if (properties == root.end()) return cut;
   json& kept = cut["properties"] = json::object();
-  if (instance.is_object())
-    for (auto it = instance.begin(); it != instance.end(); ++it)
-      if (auto p = properties->find(it.key()); p != properties->end()) kept[it.key()] = *p;
+  const json& properties = root.at("properties");
+  for (const std::string& key : keys)
+    if (auto p = properties.find(key); p != properties.end()) kept[key] = *p;
   return cut;
-}
-
-std::vector<std::string> known_root_keys(SchemaKind kind, const json& instance) {
-  std::vector<std::string> keys;
-  const json& root = schema_document(kind);
-  const auto properties = root.find("properties");
-  if (instance.is_object() && properties != root.end())
-    for (auto it = instance.begin(); it != instance.end(); ++it)
-      if (properties->contains(it.key())) keys.push_back(it.key());
-  std::sort(keys.begin(), keys.end());
-  return keys;
 }
 
 }  // namespace
 
 const valijson::Schema& compiled_schema(SchemaKind kind, const json& instance) {
-  // One compilation per schema and set of root keys, kept for the process (see above); a
-  // run loads one scenario and a few parts, so this holds a handful.
-  using Key = std::pair<SchemaKind, std::vector<std::string>>;
-  static std::mutex mutex;
+  std::set<std::string> keys;
+  if (instance.is_object())
+    for (auto it = instance.begin(); it != instance.end(); ++it)
+      if (store(kind).has(it.key())) keys.insert(it.key());
+  // One compilation per schema and set of root keys, kept for the process; a run loads one
+  // scenario and a few parts, so this holds a handful.
+  using Key = std::pair<SchemaKind, std::set<std::string>>;
   static auto& compiled = *new std::map<Key, std::unique_ptr<valijson::Schema>>;
-  Key key{kind, known_root_keys(kind, instance)};
-  const std::lock_guard<std::mutex> lock(mutex);
+  Key key{kind, keys};
   auto found = compiled.find(key);
-  if (found == compiled.end())
-    found = compiled.emplace(std::move(key), compile(root_cut_to(schema_document(kind), instance))).first;
-  return *found->second;
+  if (found != compiled.end()) return *found->second;
+  // What the kept sections refer to must be there too: parsed, and in the cut if it is a
+  // section of the same document (valijson resolves "#/..." in the document it compiles).
+  std::size_t before = 0;
+  do {
+    before = keys.size();
+    std::set<std::pair<SchemaKind, std::string>> seen;
+    need_referenced(root_cut_to(kind, keys), kind, keys, seen);
+  } while (keys.size() != before);
+  return *compiled.emplace(std::move(key), compile(root_cut_to(kind, keys))).first->second;
 }
 
 std::unique_ptr<valijson::Schema> compile_whole_schema(SchemaKind kind) {
+  store(SchemaKind::scenario).need_all();
   return compile(schema_document(kind));
 }
 
 std::vector<const json*> root_subschemas(SchemaKind kind) {
-  const json& root = schema_document(kind);
   std::vector<const json*> level;
-  expand(&root, root, level, 0);
+  expand(&store(kind).document(), kind, level, 0);
   return level;
 }
 
 std::vector<const json*> step_property(SchemaKind kind, const std::vector<const json*>& level,
                                        const std::string& key) {
-  const json& root = schema_document(kind);
   std::vector<const json*> next;
   for (const json* s : level) {
+    if (SchemaStore* root = store_of_root(s)) root->need(key);
     auto properties = s->find("properties");
     if (properties != s->end() && properties->contains(key))
-      expand(&(*properties)[key], root, next, 0);
+      expand(&(*properties)[key], kind, next, 0);
     else if (auto extra = s->find("additionalProperties"); extra != s->end() && extra->is_object())
-      expand(&*extra, root, next, 0);
+      expand(&*extra, kind, next, 0);
   }
   return next;
 }
 
 std::vector<const json*> step_item(SchemaKind kind, const std::vector<const json*>& level,
                                    std::size_t index) {
-  const json& root = schema_document(kind);
   std::vector<const json*> next;
   for (const json* s : level) {
     auto items = s->find("items");
     if (items == s->end()) continue;
-    if (items->is_object()) expand(&*items, root, next, 0);
-    if (items->is_array() && index < items->size()) expand(&(*items)[index], root, next, 0);
+    if (items->is_object()) expand(&*items, kind, next, 0);
+    if (items->is_array() && index < items->size()) expand(&(*items)[index], kind, next, 0);
   }
   return next;
 }

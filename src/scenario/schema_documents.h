@@ -1,7 +1,7 @@
-// The JSON Schemas compiled into the program (cmake/embed_schemas.cmake), parsed once per
-// process, and what they say at a place of a document: the subschemas that apply there,
-// through properties / items, with allOf, anyOf, oneOf, then, else and $ref expanded (`not`
-// and `if` are not followed: they say what must not or may hold). For the schema check's
+// The JSON Schemas compiled into the program (cmake/embed_schemas.cpp), parsed section by
+// section as documents need them, and what they say at a place of a document: the subschemas
+// that apply there, through properties / items, with allOf, anyOf, oneOf, then, else and $ref
+// expanded (`not` and `if` are not followed: they say what must not or may hold). For the schema check's
 // messages; the validator itself is valijson.
 #pragma once
 
@@ -20,6 +20,7 @@ namespace uwsim::scenario {
 
 using json = nlohmann::json;
 
+// The whole schema, every section parsed.
 const json& schema_document(SchemaKind kind);
 // The compiled schema to validate `instance` against: the whole schema, with the root's
 // `properties` cut to the keys `instance` has (the same verdicts; schema_documents.cpp says

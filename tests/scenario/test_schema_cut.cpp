@@ -1,7 +1,8 @@
 // The schema a document is validated against is the whole schema with the root's `properties`
 // cut to the document's keys (scenario/schema_documents.h), compiled in a fraction of the
 // time. These tests hold it to giving the whole schema's verdicts, error for error, on every
-// YAML file of the repository and on documents that break each root section in turn.
+// YAML file of the repository and on documents that break each root section in turn. The
+// schema's sections are embedded and parsed one by one; the first test checks they add up.
 #include <doctest/doctest.h>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/schema_check.h"
 #include "scenario/schema_documents.h"
 #include "scenario/yaml_json.h"
 
@@ -60,6 +62,14 @@ std::vector<fs::path> repository_yaml_files() {
 }
 
 }  // namespace
+
+TEST_CASE("embedded schemas: the root and sections parsed one by one are the schema's text") {
+  for (SchemaKind kind : {SchemaKind::scenario, SchemaKind::part}) {
+    const json whole_text = json::parse(schema_text(kind));
+    CHECK(schema_document(kind).dump() == whole_text.dump());  // dump tells 1 from 1.0
+    CHECK(schema_document(kind).at("properties").size() == whole_text.at("properties").size());
+  }
+}
 
 TEST_CASE("schema cut to a document's root keys: the whole schema's errors on every YAML file here") {
   const std::vector<fs::path> files = repository_yaml_files();
