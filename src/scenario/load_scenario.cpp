@@ -19,6 +19,7 @@
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/trim_sections.h"
+#include "scenario/yaml_emit.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
@@ -210,38 +211,6 @@ std::optional<YAML::Node> parse(const std::string& path, const std::string& text
   return documents.front();
 }
 
-bool is_collection(const YAML::Node& n) { return n.IsMap() || n.IsSequence(); }
-
-// Mappings and lists of lists in block style, lists of numbers inline; quoted scalars stay
-// quoted so that the text reads back to the same scenario.
-void emit(YAML::Emitter& out, const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map:
-      out << YAML::Block << YAML::BeginMap;
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        out << YAML::Key;
-        emit(out, it->first);
-        out << YAML::Value;
-        emit(out, it->second);
-      }
-      out << YAML::EndMap;
-      break;
-    case YAML::NodeType::Sequence: {
-      const bool nested = std::any_of(n.begin(), n.end(), is_collection);
-      out << (nested ? YAML::Block : YAML::Flow) << YAML::BeginSeq;
-      for (const auto& item : n) emit(out, item);
-      out << YAML::EndSeq;
-      break;
-    }
-    case YAML::NodeType::Scalar:
-      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") out << YAML::DoubleQuoted;
-      out << n.Scalar();
-      break;
-    default:
-      out << YAML::Null;
-  }
-}
-
 void check_name(Reader& reader, const Field& f, std::string& out) {
   auto s = reader.string(f);
   if (!s) return;
@@ -393,9 +362,7 @@ Scenario load(const std::string& path, const std::string* given_text,
   scenario.source_path = path;
   scenario.input_files = sources.files();
   for (const std::string& file : reader.files_read()) scenario.input_files.push_back(file);
-  YAML::Emitter out;
-  emit(out, root);
-  scenario.resolved_yaml = std::string(out.c_str()) + "\n";
+  scenario.resolved_yaml = emit_yaml(root);
   return scenario;
 }
 
