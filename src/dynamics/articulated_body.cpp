@@ -42,7 +42,8 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
 void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   if (body.joint.type == JointType::free) {
     // A lone body's articulated inertia is its own constant M: use the inverse built once.
-    s.A_WB_B = body.has_children ? Vec6(-spatial::solve_spd6(s.IA, s.pA)) : Vec6(-body.M_inv_B * s.pA);
+    // (Its IA and pA were not set: pA = −F, so −M⁻¹ pA = M⁻¹ F, to the bit.)
+    s.A_WB_B = body.is_lone_free() ? Vec6(body.M_inv_B * s.F_Bo_B) : Vec6(-spatial::solve_spd6(s.IA, s.pA));
     return;
   }
   const Vec6 A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B
@@ -58,8 +59,10 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
 
 void articulated_body_accelerations(const dynamics::Model& model, const double* x, Workspace& ws) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const dynamics::Body& body = model.bodies[b];
+    if (body.is_lone_free()) continue;  // accelerate() needs neither IA nor pA
     BodyState& s = ws.bodies[b];
-    s.IA = model.bodies[b].M_B;
+    s.IA = body.M_B;
     s.pA = -s.F_Bo_B;
   }
   for (std::size_t b = model.bodies.size(); b-- > 0;) articulate(model, model.bodies[b], x, ws.bodies[b], ws);

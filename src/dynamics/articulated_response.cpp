@@ -7,7 +7,7 @@ namespace uwsim::dynamics {
 void articulated_response(const dynamics::Model& model, int root, Workspace& ws) {
   const dynamics::Body& root_body = model.bodies[static_cast<std::size_t>(root)];
   const int end = root_body.tree_end;
-  if (!root_body.has_children && root_body.joint.type == JointType::free) {  // a lone body
+  if (root_body.is_lone_free()) {
     BodyState& s = ws.bodies[static_cast<std::size_t>(root)];
     s.dA = root_body.M_inv_B * s.f_extra;
     return;

@@ -88,6 +88,8 @@ struct Body {
   Mat6 M_B;                 // M_RB + M_A: the inertia the articulated-body algorithm uses
   Mat6 M_inv_B;             // M_B⁻¹, for a free body without children (constant: no factoring per step)
   bool has_children = false;
+  // A free body without children: its articulated inertia is its own M_B, constant.
+  bool is_lone_free() const { return joint.type == JointType::free && !has_children; }
   Vec6 linear_damping;      // D_l diagonal (spatial order), ≥ 0
   Vec6 quadratic_damping;   // D_q diagonal (spatial order), ≥ 0
   double weight = 0.0;      // W = m g (N), acts at the CG along +z of NED
