@@ -64,9 +64,14 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
   file.set_root_attribute("status", "running");
 }
 
+// At most the samples a run writes: one per 1/rate from t = 0, and one at the end.
+double sample_bound(const integrate::Settings& settings) {
+  return std::floor(settings.duration * settings.output_rate) + 2.0;
+}
+
 // What the run would write and how many steps it would take, if either is absurd.
 std::optional<std::string> absurd_size(const dynamics::Model& model, const integrate::Settings& settings) {
-  const double samples = std::floor(settings.duration * settings.output_rate) + 2.0;
+  const double samples = sample_bound(settings);
   const double values = static_cast<double>(output::Recorder::values_per_sample(model));
   const double bytes = samples * values * sizeof(double);
   const bool rk4 = settings.method == integrate::Method::rk4;
@@ -136,7 +141,10 @@ int run_scenario(const RunOptions& options) {
   std::optional<output::Hdf5File> file;
   std::optional<output::Recorder> recorder;
   try {
-    file.emplace(target->creating());
+    output::Hdf5FileOptions file_options;
+    const double samples = sample_bound(settings);  // a short run gets short chunks
+    file_options.expected_rows = samples < 1e6 ? static_cast<std::size_t>(samples) : 0;
+    file.emplace(target->creating(), file_options);
     write_header(*file, scenario, options);
     recorder.emplace(model, *file);
     file->flush();

@@ -1,11 +1,18 @@
 #include "output/hdf5_file.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <filesystem>
 
 #include "output/hdf5_writer.h"
 
 namespace uwsim::output {
+
+std::size_t chunk_rows(std::size_t expected_rows) {
+  if (expected_rows == 0 || expected_rows >= detail::kChunkRows) return detail::kChunkRows;
+  return std::max<std::size_t>(8, std::bit_ceil(expected_rows));
+}
 
 struct Hdf5File::Impl {
   std::string path;

@@ -1,4 +1,4 @@
-// An HDF5 file written incrementally: extendible, chunked (1024 rows), shuffled and deflated
+// An HDF5 file written incrementally: extendible, chunked (1024 rows; fewer for a short run), shuffled and deflated
 // datasets of double rows, buffered in memory one chunk at a time, so memory stays flat on long
 // runs. The same sequence of calls gives a byte-identical file (no object timestamps, and see
 // "Timed commits" below).
@@ -69,7 +69,14 @@ struct Hdf5FileOptions {
   std::chrono::milliseconds flush_interval{2000};
   // Reserve disk space ahead of the file (space_reservation.h).
   bool reserve_space = true;
+  // The rows a series will hold, when known (0: not known). A run shorter than a chunk gets
+  // chunks of the next power of two rows, at least 8, instead of 1024: a one-step run then
+  // neither fills nor deflates 1024 rows of zeros per series at its close (chunk_rows).
+  std::size_t expected_rows = 0;
 };
+
+// Rows per chunk for a file whose series will hold `expected_rows` (0: not known).
+std::size_t chunk_rows(std::size_t expected_rows);
 
 class Hdf5File {
  public:

@@ -71,7 +71,7 @@ void Writer::fail_hdf5(std::string_view what) const {
 }
 
 Writer::Writer(std::string path, Hdf5FileOptions options, bool log)
-    : path_(std::move(path)), options_(options), log_(log) {
+    : path_(std::move(path)), options_(options), chunk_rows_(chunk_rows(options.expected_rows)), log_(log) {
   // Failures surface as OutputError; HDF5's own stack dump on stderr would only be noise.
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 
@@ -175,7 +175,7 @@ void Writer::create_header(Series& s) {
   const std::string what = "create dataset '" + path + "'";
   const hsize_t initial[2] = {0, s.columns};
   const hsize_t maximum[2] = {H5S_UNLIMITED, s.columns};
-  const hsize_t chunk[2] = {kChunkRows, s.columns};
+  const hsize_t chunk[2] = {chunk_rows_, s.columns};
   const Handle file_space = checked(H5Screate_simple(s.rank, initial, maximum), H5Sclose, what);
   const Handle creation = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, what);
   check(H5Pset_obj_track_times(creation.get(), 0), what);
@@ -259,8 +259,8 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
   s.columns = static_cast<hsize_t>(declaration.columns);
   s.rank = declaration.columns == 1 ? 1 : 2;
   s.declaration = std::move(declaration);
-  s.buffer = std::make_unique<double[]>(kChunkRows * s.columns);  // zeroed
-  closing_bytes_ += kChunkRows * s.columns * sizeof(double);
+  s.buffer = std::make_unique<double[]>(chunk_rows_ * s.columns);  // zeroed
+  closing_bytes_ += chunk_rows_ * s.columns * sizeof(double);
   series_.push_back(std::move(s));
   ++declared_;  // created in the file at the next chunk or commit
   log({LoggedCall::series, false, static_cast<std::uint32_t>(series_.size() - 1), 0});
@@ -298,8 +298,8 @@ void Writer::reserve(std::uint64_t bytes) {
 void Writer::write_chunk(Series& s, bool final) {
   if (declared_ > 0) create_declared();
   const hsize_t rows = s.buffered;
-  const bool full = rows == kChunkRows;
-  const std::size_t values = kChunkRows * s.columns;
+  const bool full = rows == chunk_rows_;
+  const std::size_t values = chunk_rows_ * s.columns;
   if (!full) std::fill(s.buffer.get() + rows * s.columns, s.buffer.get() + values, 0.0);
   // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end.
   if (s.extent < s.chunk_start) set_extent(s, s.chunk_start);
@@ -321,7 +321,7 @@ void Writer::write_chunk(Series& s, bool final) {
   s.stored = rows;
   if (full) {
     chunk_since_commit_ = true;
-    s.chunk_start += kChunkRows;
+    s.chunk_start += chunk_rows_;
     s.buffered = s.stored = 0;
     s.raw = false;
   }
@@ -331,14 +331,14 @@ void Writer::append(std::size_t id, const double* row) {
   Series& s = at(id);
   const auto write_full = [&] {
     write_chunk(s, false);
-    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), kChunkRows});
+    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
     s.canonical_stored = 0;
   };
   // A full buffer here means the write after the previous append failed: retry it first.
-  if (s.buffered == kChunkRows) write_full();
+  if (s.buffered == chunk_rows_) write_full();
   std::copy_n(row, s.columns, s.buffer.get() + s.buffered * s.columns);
   ++s.buffered;
-  if (s.buffered == kChunkRows) write_full();
+  if (s.buffered == chunk_rows_) write_full();
 }
 
 void Writer::write_unstored(bool final) {

@@ -20,7 +20,7 @@
 
 namespace uwsim::output::detail {
 
-inline constexpr hsize_t kChunkRows = 1024;
+inline constexpr hsize_t kChunkRows = 1024;  // rows per chunk, unless a run is shorter (chunk_rows)
 inline constexpr int kDeflateLevel = 1;  // level 4 compresses shuffled doubles no better, 2–3× slower
 
 // Owns an HDF5 identifier and closes it with the matching H5xclose function.
@@ -157,6 +157,7 @@ class Writer {
 
   std::string path_;
   Hdf5FileOptions options_;
+  hsize_t chunk_rows_ = kChunkRows;
   bool log_;
   Handle file_;
   int fd_ = -1;  // HDF5's own descriptor of the file, for the reservation

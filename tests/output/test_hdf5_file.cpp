@@ -246,6 +246,45 @@ TEST_CASE("hdf5_file: datasets are chunked by 1024 rows, shuffled and deflated")
   H5Fclose(h5);
 }
 
+TEST_CASE("hdf5_file: a short run's series get chunks of the next power of two rows (at least 8), and rows beyond it still read back") {
+  using uwsim::output::chunk_rows;
+  CHECK(chunk_rows(0) == 1024);  // not known
+  CHECK(chunk_rows(1) == 8);
+  CHECK(chunk_rows(8) == 8);
+  CHECK(chunk_rows(9) == 16);
+  CHECK(chunk_rows(1000) == 1024);
+  CHECK(chunk_rows(1024) == 1024);
+  CHECK(chunk_rows(100000) == 1024);
+  TempDir dir;
+  const std::string path = dir.file("short.h5");
+  {
+    uwsim::output::Hdf5FileOptions options;
+    options.expected_rows = 3;
+    Hdf5File file(path, options);
+    const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "body velocity");
+    const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below the surface");
+    // More rows than expected: whole chunks of 8, then a partial one.
+    append_matrix_rows(file, velocity, 0, 21);
+    append_scalar_rows(file, depth, 0, 21);
+    file.close();
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/bodies/rov/velocity", 21);
+  check_scalar_rows(reader, "/bodies/rov/depth", 21);
+  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(h5 >= 0);
+  const hid_t ds = H5Dopen2(h5, "/bodies/rov/velocity", H5P_DEFAULT);
+  REQUIRE(ds >= 0);
+  const hid_t plist = H5Dget_create_plist(ds);
+  hsize_t chunk[2] = {};
+  REQUIRE(H5Pget_chunk(plist, 2, chunk) == 2);
+  CHECK(chunk[0] == 8);
+  CHECK(chunk[1] == 6);
+  H5Pclose(plist);
+  H5Dclose(ds);
+  H5Fclose(h5);
+}
+
 TEST_CASE("hdf5_file: appends after a mid-chunk flush continue correctly") {
   TempDir dir;
   const std::string path = dir.file("flushed.h5");
