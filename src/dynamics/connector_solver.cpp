@@ -12,8 +12,6 @@ namespace uwsim::dynamics {
 
 namespace {
 
-bool lone_vehicle(const Body& body) { return body.joint.type == dynamics::JointType::free && !body.has_children; }
-
 // Reverse Cuthill–McKee: a breadth-first order from a least-connected node, reversed, which
 // keeps coupled connectors close together and so the envelope of W narrow [George & Liu 1981].
 std::vector<int> reverse_cuthill_mckee(const std::vector<std::vector<int>>& adjacent) {
@@ -59,7 +57,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   std::sort(attached_bodies_.begin(), attached_bodies_.end());
   attached_bodies_.erase(std::unique(attached_bodies_.begin(), attached_bodies_.end()), attached_bodies_.end());
   for (int b : attached_bodies_) {
-    if (!lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) tree_roots_.push_back(root_of(b));
+    if (!model.bodies[static_cast<std::size_t>(b)].is_lone_free()) tree_roots_.push_back(root_of(b));
   }
   std::sort(tree_roots_.begin(), tree_roots_.end());
   tree_roots_.erase(std::unique(tree_roots_.begin(), tree_roots_.end()), tree_roots_.end());
@@ -67,7 +65,7 @@ ConnectorSolver::ConnectorSolver(const Model& model) : frequency_(model.constrai
   // K slots: an end's rows move every attached body of its tree (a lone vehicle: itself).
   for (End& e : ends_) {
     const Body& body = model.bodies[static_cast<std::size_t>(e.body)];
-    e.lone = lone_vehicle(body);
+    e.lone = body.is_lone_free();
     e.slot_begin = static_cast<int>(slot_body_.size());
     for (int b : attached_bodies_)
       if (root_of(b) == root_of(e.body)) slot_body_.push_back(b);
@@ -176,7 +174,7 @@ void ConnectorSolver::respond_to(const Model& model, Workspace& ws, bool record_
   }
   for (int b : attached_bodies_) {
     const Body& body = model.bodies[static_cast<std::size_t>(b)];
-    if (lone_vehicle(body)) ws.bodies[static_cast<std::size_t>(b)].dA.noalias() = body.M_inv_B * ws.bodies[static_cast<std::size_t>(b)].f_extra;
+    if (body.is_lone_free()) ws.bodies[static_cast<std::size_t>(b)].dA.noalias() = body.M_inv_B * ws.bodies[static_cast<std::size_t>(b)].f_extra;
   }
   for (int root : tree_roots_) articulated_response(model, root, ws);
 }
@@ -198,7 +196,7 @@ void ConnectorSolver::correct_accelerations(const Model& model, Workspace& ws) {
   ldlt_.solve(rhs_.data(), lambda_.data());
   respond_to(model, ws, true);
   for (int b : attached_bodies_) {
-    if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) ws.bodies[static_cast<std::size_t>(b)].A_WB_B += ws.bodies[static_cast<std::size_t>(b)].dA;
+    if (model.bodies[static_cast<std::size_t>(b)].is_lone_free()) ws.bodies[static_cast<std::size_t>(b)].A_WB_B += ws.bodies[static_cast<std::size_t>(b)].dA;
   }
   for (int root : tree_roots_) {
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) {
@@ -223,7 +221,7 @@ void ConnectorSolver::project_velocities(const Model& model, Workspace& ws, doub
     else if (body.joint.dof() == 1) x[body.v_offset] += s.dqdd;
   };
   for (int b : attached_bodies_)
-    if (lone_vehicle(model.bodies[static_cast<std::size_t>(b)])) add_velocity(b);
+    if (model.bodies[static_cast<std::size_t>(b)].is_lone_free()) add_velocity(b);
   for (int root : tree_roots_)
     for (int b = root; b < model.bodies[static_cast<std::size_t>(root)].tree_end; ++b) add_velocity(b);
 }

@@ -1,7 +1,7 @@
-// An HDF5 file written incrementally: extendible, chunked (1024 rows; fewer for a short run), shuffled and deflated
-// datasets of double rows, buffered in memory one chunk at a time, so memory stays flat on long
-// runs. The same sequence of calls gives a byte-identical file (no object timestamps, and see
-// "Timed commits" below).
+// An HDF5 file written incrementally: extendible, chunked (1024 rows; fewer for a short run),
+// shuffled and deflated datasets of double rows, buffered in memory one chunk at a time, so
+// memory stays flat on long runs. The same sequence of calls gives a byte-identical file (no
+// object timestamps, and see "Timed commits" below).
 //
 // Durability (issue 12: a run killed at any moment leaves a file h5py opens, every dataset of
 // one length). Rows reach the disk in whole chunks written with H5Dwrite_chunk, and readers see

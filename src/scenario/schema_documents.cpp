@@ -110,12 +110,11 @@ void need_section_of(const RefTarget& target) {
     store(target.kind).need_all();
 }
 
-const json* resolve_ref(const json& ref, SchemaKind kind) {
-  const std::optional<RefTarget> target = ref_target(ref, kind);
-  if (!target) return nullptr;
-  need_section_of(*target);
+// The node a reference points to, its section parsed first; nullptr if there is none.
+const json* resolve(const RefTarget& target) {
+  need_section_of(target);
   try {
-    return &store(target->kind).document().at(json::json_pointer(target->pointer));
+    return &store(target.kind).document().at(json::json_pointer(target.pointer));
   } catch (const json::exception&) {
     return nullptr;
   }
@@ -126,10 +125,9 @@ constexpr int kMaxExpansion = 32;
 void expand(const json* schema, SchemaKind kind, std::vector<const json*>& out, int depth) {
   if (schema == nullptr || !schema->is_object() || depth > kMaxExpansion) return;
   out.push_back(schema);
-  if (auto ref = schema->find("$ref"); ref != schema->end()) {
-    const std::optional<RefTarget> target = ref_target(*ref, kind);
-    expand(resolve_ref(*ref, kind), target ? target->kind : kind, out, depth + 1);
-  }
+  if (auto ref = schema->find("$ref"); ref != schema->end())
+    if (const std::optional<RefTarget> target = ref_target(*ref, kind))
+      expand(resolve(*target), target->kind, out, depth + 1);
   for (const char* key : {"allOf", "anyOf", "oneOf"})
     if (auto list = schema->find(key); list != schema->end() && list->is_array())
       for (const json& branch : *list) expand(&branch, kind, out, depth + 1);
@@ -156,7 +154,7 @@ void need_referenced(const json& schema, SchemaKind kind, std::set<std::string>&
     if (!target || !seen.emplace(target->kind, target->pointer).second) continue;
     if (target->kind == kind)
       if (const std::optional<std::string> key = root_section_of(target->pointer)) same_document.insert(*key);
-    if (const json* found = resolve_ref(it.value(), kind))
+    if (const json* found = resolve(*target))
       need_referenced(*found, target->kind, same_document, seen);
   }
 }

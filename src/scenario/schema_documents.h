@@ -1,8 +1,8 @@
 // The JSON Schemas compiled into the program (cmake/embed_schemas.cpp), parsed section by
 // section as documents need them, and what they say at a place of a document: the subschemas
 // that apply there, through properties / items, with allOf, anyOf, oneOf, then, else and $ref
-// expanded (`not` and `if` are not followed: they say what must not or may hold). For the schema check's
-// messages; the validator itself is valijson.
+// expanded (`not` and `if` are not followed: they say what must not or may hold). For the
+// schema check's messages; the validator itself is valijson.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -87,6 +87,19 @@ class Reader {
     return dims;
   }
 
+  // Rows (and columns) per chunk.
+  std::vector<hsize_t> chunk_dims(const std::string& dataset) const {
+    const hid_t ds = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+    REQUIRE(ds >= 0);
+    const hid_t plist = H5Dget_create_plist(ds);
+    hsize_t chunk[2] = {};
+    const int rank = H5Pget_chunk(plist, 2, chunk);
+    H5Pclose(plist);
+    H5Dclose(ds);
+    REQUIRE(rank > 0);
+    return {chunk, chunk + rank};
+  }
+
   std::vector<double> values(const std::string& dataset) const {
     std::size_t count = 1;
     for (hsize_t d : shape(dataset)) count *= static_cast<std::size_t>(d);
@@ -271,18 +284,10 @@ TEST_CASE("hdf5_file: a short run's series get chunks of the next power of two r
   Reader reader(path);
   check_matrix_rows(reader, "/bodies/rov/velocity", 21);
   check_scalar_rows(reader, "/bodies/rov/depth", 21);
-  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  REQUIRE(h5 >= 0);
-  const hid_t ds = H5Dopen2(h5, "/bodies/rov/velocity", H5P_DEFAULT);
-  REQUIRE(ds >= 0);
-  const hid_t plist = H5Dget_create_plist(ds);
-  hsize_t chunk[2] = {};
-  REQUIRE(H5Pget_chunk(plist, 2, chunk) == 2);
+  const std::vector<hsize_t> chunk = reader.chunk_dims("/bodies/rov/velocity");
+  REQUIRE(chunk.size() == 2);
   CHECK(chunk[0] == 8);
   CHECK(chunk[1] == 6);
-  H5Pclose(plist);
-  H5Dclose(ds);
-  H5Fclose(h5);
 }
 
 TEST_CASE("hdf5_file: appends after a mid-chunk flush continue correctly") {

@@ -10,7 +10,6 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "scenario/schema_check.h"
 #include "scenario/schema_documents.h"
 #include "scenario/yaml_json.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
@@ -52,14 +52,6 @@ void check_same_verdict(SchemaKind kind, const json& instance, const std::string
   CHECK(got == expected);
 }
 
-std::vector<fs::path> repository_yaml_files() {
-  std::vector<fs::path> files;
-  for (const char* root : {UWSIM_SOURCE_DIR "/scenarios", UWSIM_TEST_DATA_DIR})
-    for (const auto& entry : fs::recursive_directory_iterator(root))
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 }  // namespace
 
@@ -72,7 +64,7 @@ TEST_CASE("embedded schemas: the root and sections parsed one by one are the sch
 }
 
 TEST_CASE("schema cut to a document's root keys: the whole schema's errors on every YAML file here") {
-  const std::vector<fs::path> files = repository_yaml_files();
+  const std::vector<fs::path> files = uwsim::test::repository_yaml_files();
   REQUIRE(files.size() > 100);
   int invalid = 0;
   for (const fs::path& file : files) {

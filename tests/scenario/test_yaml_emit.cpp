@@ -4,27 +4,19 @@
 // edge of its rules.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "scenario/load_scenario.h"
 #include "scenario/yaml_emit.h"
+#include "support/scenario_errors.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
 
 namespace {
 
-std::vector<fs::path> repository_yaml_files() {
-  std::vector<fs::path> files;
-  for (const char* root : {UWSIM_SOURCE_DIR "/scenarios", UWSIM_TEST_DATA_DIR})
-    for (const auto& entry : fs::recursive_directory_iterator(root))
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // True when the direct writer took the tree; then its text must be yaml-cpp's.
 bool same_text_when_direct(const YAML::Node& root, const std::string& what) {
@@ -40,7 +32,7 @@ bool same_text_when_direct(const YAML::Node& root, const std::string& what) {
 
 TEST_CASE("emit_yaml: yaml-cpp's text, byte for byte, for every YAML file here and every shipped scenario resolved") {
   int files = 0, direct = 0;
-  for (const fs::path& file : repository_yaml_files()) {
+  for (const fs::path& file : uwsim::test::repository_yaml_files()) {
     YAML::Node node;
     try {
       node = YAML::LoadFile(file.string());
@@ -57,7 +49,7 @@ TEST_CASE("emit_yaml: yaml-cpp's text, byte for byte, for every YAML file here a
   // The resolved scenarios (includes expanded, derived values added) read back the same.
   int resolved = 0;
   for (const auto& entry : fs::recursive_directory_iterator(UWSIM_SOURCE_DIR "/scenarios")) {
-    if (entry.path().extension() != ".yaml" || entry.path().string().find("/vehicles/") != std::string::npos) continue;
+    if (entry.path().extension() != ".yaml" || uwsim::test::is_part_file(entry.path())) continue;
     Scenario s;
     try {
       s = load_scenario(entry.path().string());

@@ -1,8 +1,9 @@
-// Test helper: the diagnostics a scenario file produces.
+// Test helpers: the diagnostics a scenario file produces, and the YAML files to try things on.
 #pragma once
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -40,6 +41,17 @@ inline bool is_part_file(const std::filesystem::path& path) {
   std::string first;
   std::getline(in, first);
   return first.find("part.schema.json") != std::string::npos;
+}
+
+// Every .yaml file of the repository's scenarios/ and tests/data/ (parts, malformed cases and
+// all), in a fixed order.
+inline std::vector<std::filesystem::path> repository_yaml_files() {
+  std::vector<std::filesystem::path> files;
+  for (const char* root : {UWSIM_SOURCE_DIR "/scenarios", UWSIM_TEST_DATA_DIR})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root))
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace uwsim::test
