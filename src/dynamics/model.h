@@ -71,6 +71,12 @@ struct Joint {
   // so a joint's pose costs one sincos and a few 3×3 sums per evaluation.
   Mat3 C0 = Mat3::Identity(), C1 = Mat3::Zero(), C2 = Mat3::Zero();
   Vec3 d0 = Vec3::Zero(), d1 = Vec3::Zero(), d2 = Vec3::Zero(), slide = Vec3::Zero();
+  // k if R_PC(q) turns about the coordinate axis e_k for every q, exactly: row and column k of
+  // every Cₘ are those of the identity (C0) or zero, and the (i, j) plane keeps a rotation's
+  // form (equal diagonal, opposite off-diagonal). Then an inertia moves to the parent by a
+  // plane rotation (spatial::inertia_to_parent_about_axis). Typical of a joint whose origin has
+  // no rotation and whose axis is a frame axis. −1 otherwise.
+  int rotation_axis = -1;
 
   int dof() const { return type == JointType::free ? 6 : type == JointType::fixed ? 0 : 1; }
   // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first.

@@ -107,6 +107,49 @@ TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on rando
   }
 }
 
+TEST_CASE("aba: joints about frame axes (the plane-rotation inertia shift) agree with CRBA and RNEA") {
+  // Origins without rotation and axes ±x, ±y, ±z: ABA moves these joints' articulated inertias
+  // by spatial::inertia_to_parent_about_axis; CRBA uses the general shift throughout.
+  test::RandomBodies rnd(11);
+  const Eigen::Vector3d axes[] = {Eigen::Vector3d::UnitX(), -Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ(),
+                                  -Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(), -Eigen::Vector3d::UnitZ()};
+  for (int trial = 0; trial < 6; ++trial) {
+    scenario::Scenario s = random_forest(rnd);
+    int n = trial;
+    for (model::JointSpec& j : s.joints) {
+      j.placement.kind = model::JointPlacementSpec::Kind::origin;
+      j.placement.rpy.setZero();
+      j.placement.mount_xyz.setZero();
+      j.placement.axis = axes[n++ % 6];
+    }
+    const dynamics::Model model = model::build_model(s);
+    for (const dynamics::Body& body : model.bodies)
+      if (body.joint.type != dynamics::JointType::free) REQUIRE(body.joint.rotation_axis >= 0);
+    const std::vector<double> x = random_state(model, rnd);
+    dynamics::Workspace ws2(model);
+    const auto [vdot_aba, tau, h, H] = evaluate_both_ways(model, x, ws2);
+    const Eigen::VectorXd vdot_crba = H.ldlt().solve(tau - h);
+    CHECK((vdot_aba - vdot_crba).norm() < 1e-10 * (1.0 + vdot_crba.norm()));
+  }
+}
+
+TEST_CASE("joint: rotation_axis names the frame axis a joint turns about, and only then") {
+  dynamics::Joint joint;
+  joint.type = dynamics::JointType::revolute;
+  const auto axis_of = [&](const Eigen::Vector3d& axis, const Eigen::Vector3d& rpy) {
+    joint.axis_J = axis;
+    joint.X_PJ = spatial::Pose{spatial::rotation_rpy(rpy), Eigen::Vector3d(0.1, 0.2, 0.3)};
+    joint.expand_pose();
+    return joint.rotation_axis;
+  };
+  CHECK(axis_of(Eigen::Vector3d::UnitZ(), Eigen::Vector3d::Zero()) == 2);
+  CHECK(axis_of(-Eigen::Vector3d::UnitY(), Eigen::Vector3d::Zero()) == 1);
+  CHECK(axis_of(Eigen::Vector3d::UnitX(), Eigen::Vector3d::Zero()) == 0);
+  CHECK(axis_of(Eigen::Vector3d::UnitZ(), Eigen::Vector3d(0.0, 0.0, 0.7)) == 2);  // a yaw in the origin keeps z
+  CHECK(axis_of(Eigen::Vector3d::UnitZ(), Eigen::Vector3d(0.3, 0.0, 0.0)) == -1);
+  CHECK(axis_of(Eigen::Vector3d(0.0, 0.6, 0.8), Eigen::Vector3d::Zero()) == -1);
+}
+
 TEST_CASE("aba and rnea: velocity-product forces equal Lagrange's Ḣq̇ − ½∂(q̇ᵀHq̇)/∂q, from finite differences of H") {
   // For a fixed-base tree in an ideal fluid without gravity the kinetic energy of bodies and
   // entrained water, T = ½q̇ᵀH(q)q̇ (H from CRBA, which uses the poses only), is the whole

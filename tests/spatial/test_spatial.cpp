@@ -96,6 +96,26 @@ TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces 
   CHECK(std::abs(f_B.dot(motion_to_child(X_AB, v_A)) - force_to_parent(X_AB, f_B).dot(v_A)) < 1e-14);
 }
 
+TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A for rotations about each frame axis") {
+  Mat6 L = Mat6::Identity();
+  L(3, 0) = 0.3, L(4, 2) = -0.2, L(1, 0) = 0.1, L(5, 3) = 0.4, L(2, 1) = 0.7, L(4, 5) = -0.6;
+  const Mat6 I_B = L * L.transpose();  // symmetric, no zero entries left to hide a wrong term
+  const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
+  for (int k = 0; k < 3; ++k) {
+    for (double angle : {0.0, 0.4, -2.3, 3.0}) {
+      for (double sign : {1.0, -1.0}) {
+        Pose X_AB;
+        X_AB.R = rotation_about(sign * axes[k], angle);
+        X_AB.p = Vec3(0.2, -0.1, 0.4);
+        const Mat6 X = motion_transform_to_child(X_AB);
+        const Mat6 dense = X.transpose() * I_B * X;
+        CHECK((inertia_to_parent_about_axis(k, X_AB, I_B) - dense).norm() < 1e-14);
+        CHECK((inertia_to_parent(X_AB, I_B) - dense).norm() < 1e-14);
+      }
+    }
+  }
+}
+
 TEST_CASE("spatial: solve_spd6 solves a symmetric positive-definite 6×6 system like Eigen's LLT") {
   Mat6 L = Mat6::Identity();
   for (int i = 0; i < 6; ++i)
