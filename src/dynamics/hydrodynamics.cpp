@@ -11,6 +11,11 @@ BodyMotion body_motion(const Mat3& R_WB, const Vec6& V_WB_B, const Vec3& current
   BodyMotion m;
   m.R_WB = R_WB;
   m.V_WB_B = V_WB_B;
+  if (current_W.isZero(0.0)) {  // still water: ν_r = ν, ν̇_c = 0
+    m.V_rel_B = V_WB_B;
+    m.A_current_B.setZero();
+    return m;
+  }
   const Vec3 v_c_B = R_WB.transpose() * current_W;
   const Vec3 w_WB_B = spatial::angular(V_WB_B);
   m.V_rel_B = make_spatial(w_WB_B, spatial::linear(V_WB_B) - v_c_B);

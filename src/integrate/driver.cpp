@@ -113,6 +113,7 @@ class Run {
   }
 
   bool diverged(double t, const StateVector& x) {
+    if (!divergence_.any(x.data())) return false;
     const auto problem = divergence_.find(x.data());
     if (!problem) return false;
     fail(t, *problem);

@@ -1,6 +1,7 @@
 // Detects a diverging simulation: non-finite values or magnitudes no vehicle can reach.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,12 @@ class DivergenceWatch {
   explicit DivergenceWatch(const dynamics::Model& model, const DivergenceLimits& limits = {});
   // The first offending value as "body 'rov': angular velocity q = nan", or nothing.
   std::optional<std::string> find(const double* x) const;
+  // Whether any value is off: the per-step test, without branches; find() then says which.
+  bool any(const double* x) const {
+    bool off = false;
+    for (std::size_t i = 0; i < indices_.size(); ++i) off |= !(std::abs(x[indices_[i]]) <= bounds_[i]);
+    return off;
+  }
 
   struct Check {
     int index;                   // into x
@@ -39,6 +46,8 @@ class DivergenceWatch {
 
  private:
   std::vector<Check> checks_;
+  std::vector<int> indices_;     // checks_[i].index and .bound, contiguous for any()
+  std::vector<double> bounds_;
 };
 
 // The first connector whose errors in the evaluation held by `ws` exceed the limits, as
