@@ -28,14 +28,14 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
                   passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
     s.u = s.tau_total - act.bias - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
-    Ia.noalias() -= s.U * (s.U / s.D).transpose();  // one division per element of U, not per entry
+    Ia.noalias() -= s.U * (s.U / s.D).transpose();
     pa += s.U * (s.u / s.D);
   }
   pa += Ia * s.c;
   if (body.parent < 0) return;
   BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
-  const int k = body.joint.rotation_axis;
-  parent.IA += k >= 0 ? spatial::inertia_to_parent_about_axis(k, s.X_PB, Ia) : spatial::inertia_to_parent(s.X_PB, Ia);
+  const int axis = body.joint.rotation_axis;
+  parent.IA += axis >= 0 ? spatial::inertia_to_parent_about_axis(axis, s.X_PB, Ia) : spatial::inertia_to_parent(s.X_PB, Ia);
   parent.pA += spatial::force_to_parent(s.X_PB, pa);
 }
 

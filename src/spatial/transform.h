@@ -7,6 +7,7 @@
 // and forces go the other way with its transpose.
 #pragma once
 
+#include <cassert>
 #include <cmath>
 
 #include "spatial/spatial.h"
@@ -90,7 +91,7 @@ inline Mat3 rotate_block_about_axis(int k, double c, double s, const Mat6& I, in
 }
 
 // The symmetric inertia [A, B; Bᵀ, C], its blocks already rotated into A's axes, shifted to
-// A's origin at p: with S = S(p) and E = B + S C,
+// A's origin at p [RBDA eq. 2.66 with R = 1]: with S = S(p) and E = B + S C,
 //   [A + S Bᵀ − E S,  E;  Eᵀ,  C]
 // (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed, then mirrored.
 inline Mat6 shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C) {
@@ -125,11 +126,13 @@ inline Mat6 inertia_to_parent(const Pose& X_AB, const Mat6& I_B) {
 }
 
 // The same for a pose whose rotation is about coordinate axis k (X_AB.R e_k = e_k, in the form
-// Joint::rotation_axis guarantees): a revolute joint about a frame axis with no rotation in its
-// origin, the common case. Each block turns by a plane rotation read from R: 36 flops, not 90.
+// Joint::rotation_axis guarantees): a joint about a frame axis with no rotation in its origin,
+// the common case. Each block turns by a plane rotation read from R: 36 flops, not 90.
 inline Mat6 inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B) {
   const int i = (k + 1) % 3, j = (k + 2) % 3;
   const double c = X_AB.R(i, i), s = X_AB.R(j, i);
+  // (A diverging state's NaN angle is let through: the divergence watch reports it.)
+  assert(!std::isfinite(c + s) || (X_AB.R(k, k) == 1.0 && X_AB.R(j, j) == c && X_AB.R(i, j) == -s));
   return detail::shift_inertia(X_AB.p, detail::rotate_block_about_axis(k, c, s, I_B, 0, 0),
                                detail::rotate_block_about_axis(k, c, s, I_B, 0, 3),
                                detail::rotate_block_about_axis(k, c, s, I_B, 3, 3));

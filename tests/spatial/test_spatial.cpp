@@ -97,9 +97,11 @@ TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces 
 }
 
 TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A for rotations about each frame axis") {
-  Mat6 L = Mat6::Identity();
-  L(3, 0) = 0.3, L(4, 2) = -0.2, L(1, 0) = 0.1, L(5, 3) = 0.4, L(2, 1) = 0.7, L(4, 5) = -0.6;
-  const Mat6 I_B = L * L.transpose();  // symmetric, no zero entries left to hide a wrong term
+  Mat6 L = Mat6::Zero();  // dense lower triangle: I_B = L Lᵀ has no zero entry to hide a wrong term
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c <= r; ++c) L(r, c) = r == c ? 1.0 + 0.1 * r : 0.05 * (r + 1) - 0.13 * c;
+  const Mat6 I_B = L * L.transpose();
+  REQUIRE((I_B.array() != 0.0).all());
   const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
   for (int k = 0; k < 3; ++k) {
     for (double angle : {0.0, 0.4, -2.3, 3.0}) {
