@@ -18,17 +18,15 @@ void Joint::expand_pose() {
   } else if (type == JointType::prismatic) {
     slide = R_PJ * axis_J;
   }
-  rotation_axis = -1;
-  for (int k = 2; k >= 0 && rotation_axis < 0; --k) {
+  // Row and column k of C are those of diagonal·1, and its (i, j) plane has a rotation's form.
+  const auto keeps_axis = [](const Mat3& C, int k, double diagonal) {
     const int i = (k + 1) % 3, j = (k + 2) % 3;
-    bool about_k = true;
-    for (const Mat3* C : {&C0, &C1, &C2}) {
-      const double unit = C == &C0 ? 1.0 : 0.0;
-      about_k = about_k && (*C)(k, k) == unit && (*C)(k, i) == 0.0 && (*C)(k, j) == 0.0 && (*C)(i, k) == 0.0 &&
-                (*C)(j, k) == 0.0 && (*C)(i, i) == (*C)(j, j) && (*C)(i, j) == -(*C)(j, i);
-    }
-    if (about_k) rotation_axis = k;
-  }
+    return C(k, k) == diagonal && C(k, i) == 0.0 && C(k, j) == 0.0 && C(i, k) == 0.0 && C(j, k) == 0.0 &&
+           C(i, i) == C(j, j) && C(i, j) == -C(j, i);
+  };
+  rotation_axis = -1;
+  for (int k = 2; k >= 0 && rotation_axis < 0; --k)
+    if (keeps_axis(C0, k, 1.0) && keeps_axis(C1, k, 0.0) && keeps_axis(C2, k, 0.0)) rotation_axis = k;
 }
 
 spatial::Pose Joint::pose_in_parent(double q) const {

@@ -60,7 +60,6 @@ DivergenceWatch::DivergenceWatch(const dynamics::Model& model, const DivergenceL
     else if (body.joint.type == dynamics::JointType::revolute) add_checks(body, kRevoluteJoint, limits, checks_);
     else if (body.joint.type == dynamics::JointType::prismatic) add_checks(body, kPrismaticJoint, limits, checks_);
   }
-  for (const Check& c : checks_) indices_.push_back(c.index), bounds_.push_back(c.bound);
 }
 
 std::optional<std::string> DivergenceWatch::find(const double* x) const {

@@ -33,7 +33,7 @@ class DivergenceWatch {
   // Whether any value is off: the per-step test, without branches; find() then says which.
   bool any(const double* x) const {
     bool off = false;
-    for (std::size_t i = 0; i < indices_.size(); ++i) off |= !(std::abs(x[indices_[i]]) <= bounds_[i]);
+    for (const Check& c : checks_) off |= !(std::abs(x[c.index]) <= c.bound);
     return off;
   }
 
@@ -46,8 +46,6 @@ class DivergenceWatch {
 
  private:
   std::vector<Check> checks_;
-  std::vector<int> indices_;     // checks_[i].index and .bound, contiguous for any()
-  std::vector<double> bounds_;
 };
 
 // The first connector whose errors in the evaluation held by `ws` exceed the limits, as

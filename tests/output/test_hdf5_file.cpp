@@ -162,6 +162,24 @@ void check_scalar_rows(const Reader& reader, const std::string& dataset, std::si
   CHECK(mismatches == 0);
 }
 
+// A velocity (6 columns, named) and a depth series of `rows` rows each, written and closed;
+// then both read back exactly.
+void write_and_check_velocity_and_depth(const std::string& path, std::size_t rows,
+                                        uwsim::output::Hdf5FileOptions options = {}) {
+  {
+    Hdf5File file(path, options);
+    const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "body velocity",
+                                          {"wx", "wy", "wz", "vx", "vy", "vz"});
+    const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below the surface");
+    append_matrix_rows(file, velocity, 0, rows);
+    append_scalar_rows(file, depth, 0, rows);
+    file.close();
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/bodies/rov/velocity", rows);
+  check_scalar_rows(reader, "/bodies/rov/depth", rows);
+}
+
 std::vector<char> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
@@ -189,18 +207,8 @@ void write_reference_file(const std::string& path) {
 TEST_CASE("hdf5_file: appended rows read back exactly across chunk boundaries") {
   TempDir dir;
   const std::string path = dir.file("rows.h5");
-  {
-    Hdf5File file(path);
-    const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "body velocity",
-                                          {"wx", "wy", "wz", "vx", "vy", "vz"});
-    const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below the surface");
-    append_matrix_rows(file, velocity, 0, 2500);
-    append_scalar_rows(file, depth, 0, 2500);
-    file.close();
-  }
+  write_and_check_velocity_and_depth(path, 2500);
   Reader reader(path);
-  check_matrix_rows(reader, "/bodies/rov/velocity", 2500);
-  check_scalar_rows(reader, "/bodies/rov/depth", 2500);
   CHECK(reader.string_attribute("/bodies/rov/velocity", "units") == "m/s");
   CHECK(reader.string_attribute("/bodies/rov/velocity", "description") == "body velocity");
   CHECK(reader.string_attribute("/bodies/rov/velocity", "columns") == "wx,wy,wz,vx,vy,vz");
@@ -270,20 +278,10 @@ TEST_CASE("hdf5_file: a short run's series get chunks of the next power of two r
   CHECK(chunk_rows(100000) == 1024);
   TempDir dir;
   const std::string path = dir.file("short.h5");
-  {
-    uwsim::output::Hdf5FileOptions options;
-    options.expected_rows = 3;
-    Hdf5File file(path, options);
-    const auto velocity = file.add_series("/bodies/rov/velocity", 6, "m/s", "body velocity");
-    const auto depth = file.add_series("/bodies/rov/depth", 1, "m", "depth below the surface");
-    // More rows than expected: whole chunks of 8, then a partial one.
-    append_matrix_rows(file, velocity, 0, 21);
-    append_scalar_rows(file, depth, 0, 21);
-    file.close();
-  }
-  Reader reader(path);
-  check_matrix_rows(reader, "/bodies/rov/velocity", 21);
-  check_scalar_rows(reader, "/bodies/rov/depth", 21);
+  uwsim::output::Hdf5FileOptions options;
+  options.expected_rows = 3;
+  write_and_check_velocity_and_depth(path, 21, options);  // more than expected: chunks of 8, then a partial one
+  const Reader reader(path);
   const std::vector<hsize_t> chunk = reader.chunk_dims("/bodies/rov/velocity");
   REQUIRE(chunk.size() == 2);
   CHECK(chunk[0] == 8);

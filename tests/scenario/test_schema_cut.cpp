@@ -52,7 +52,6 @@ void check_same_verdict(SchemaKind kind, const json& instance, const std::string
   CHECK(got == expected);
 }
 
-
 }  // namespace
 
 TEST_CASE("embedded schemas: the root and sections parsed one by one are the schema's text") {

@@ -17,7 +17,6 @@ using namespace uwsim::scenario;
 
 namespace {
 
-
 // True when the direct writer took the tree; then its text must be yaml-cpp's.
 bool same_text_when_direct(const YAML::Node& root, const std::string& what) {
   const std::optional<std::string> direct = emit_yaml_directly(root);
