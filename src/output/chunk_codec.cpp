@@ -17,7 +17,7 @@ ChunkCodec::ChunkCodec(int level) : compressor_(libdeflate_alloc_compressor(leve
 
 ChunkCodec::~ChunkCodec() { libdeflate_free_compressor(compressor_); }
 
-const std::vector<unsigned char>& ChunkCodec::encode(const double* values, std::size_t count) {
+void ChunkCodec::encode(const double* values, std::size_t count, std::vector<unsigned char>& out) {
   constexpr std::size_t kBytes = sizeof(double);
   const std::size_t size = count * kBytes;
   shuffled_.resize(size);
@@ -27,11 +27,10 @@ const std::vector<unsigned char>& ChunkCodec::encode(const double* values, std::
     unsigned char* plane = shuffled_.data() + k * count;
     for (std::size_t i = 0; i < count; ++i) plane[i] = bytes[i * kBytes + k];
   }
-  encoded_.resize(libdeflate_zlib_compress_bound(compressor_, size));
-  const std::size_t written = libdeflate_zlib_compress(compressor_, shuffled_.data(), size, encoded_.data(), encoded_.size());
+  out.resize(libdeflate_zlib_compress_bound(compressor_, size));
+  const std::size_t written = libdeflate_zlib_compress(compressor_, shuffled_.data(), size, out.data(), out.size());
   if (written == 0) throw std::runtime_error("deflate failed on a chunk of " + std::to_string(size) + " bytes");
-  encoded_.resize(written);
-  return encoded_;
+  out.resize(written);
 }
 
 }  // namespace uwsim::output

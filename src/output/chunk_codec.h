@@ -23,14 +23,14 @@ class ChunkCodec {
   ChunkCodec(const ChunkCodec&) = delete;
   ChunkCodec& operator=(const ChunkCodec&) = delete;
 
-  // Encodes `count` doubles (little-endian, as the datasets' H5T_IEEE_F64LE). The bytes live
-  // until the next call. Reuses its buffers and compressor: no allocation once warm.
+  // Encodes `count` doubles (little-endian, as the datasets' H5T_IEEE_F64LE) into `out`.
+  // Reuses its buffers, compressor and `out`'s capacity: no allocation once warm.
   // Throws std::runtime_error if the compressor fails.
-  const std::vector<unsigned char>& encode(const double* values, std::size_t count);
+  void encode(const double* values, std::size_t count, std::vector<unsigned char>& out);
 
  private:
   libdeflate_compressor* compressor_ = nullptr;
-  std::vector<unsigned char> shuffled_, encoded_;
+  std::vector<unsigned char> shuffled_;
 };
 
 }  // namespace uwsim::output

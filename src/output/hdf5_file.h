@@ -28,7 +28,16 @@
 // rewritten in place at the same size.
 //
 // Commits happen at flush(), close(), and in sync() (called after each sample) when a chunk
-// has filled since the last commit.
+// was written since the last commit.
+//
+// Encoding: a full chunk is shuffled and deflated on a second thread (chunk_encoder.h) while
+// the run goes on, and written when the same series' next chunk fills, by then long encoded;
+// flush(), close() and a timed commit write it at once, waiting for the encoder if need be. So
+// a chunk reaches readers one chunk later than it fills (the flush interval still bounds what
+// a kill loses), and the HDF5 calls — the file's bytes — do not depend on the thread's timing.
+// A partial chunk after such a chunk starts past the committed length, so flush(), close() and
+// a timed commit first write and commit the encoder's chunks, then the partial ones: a length
+// set between commits would be a write outside the commit's single one.
 //
 // Timed commits: sync() also commits when `flush_interval` of wall time has passed with rows
 // not yet in the file, partial chunks included, so a slow run killed outright loses at most

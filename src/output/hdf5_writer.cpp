@@ -259,8 +259,13 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
   s.columns = static_cast<hsize_t>(declaration.columns);
   s.rank = declaration.columns == 1 ? 1 : 2;
   s.declaration = std::move(declaration);
-  s.buffer = std::make_unique<double[]>(chunk_rows_ * s.columns);  // zeroed
-  closing_bytes_ += chunk_rows_ * s.columns * sizeof(double);
+  const std::size_t chunk_bytes = chunk_rows_ * s.columns * sizeof(double);
+  s.buffer = std::make_unique<double[]>(chunk_rows_ * s.columns);
+  s.pending_values = std::make_unique<double[]>(chunk_rows_ * s.columns);
+  s.slot = encoder_.add_slot();
+  // The buffer, raw, and a pending chunk: deflate's bound is the size plus 5 bytes per stored
+  // block of 64 kB and the zlib stream's 6.
+  closing_bytes_ += 2 * chunk_bytes + chunk_bytes / 4096 + 64;
   series_.push_back(std::move(s));
   ++declared_;  // created in the file at the next chunk or commit
   log({LoggedCall::series, false, static_cast<std::uint32_t>(series_.size() - 1), 0});
@@ -295,62 +300,119 @@ void Writer::reserve(std::uint64_t bytes) {
   reservation_->ensure(size, needed, std::max<std::uint64_t>(std::uint64_t{16} << 20, 4 * closing_bytes_));
 }
 
-void Writer::write_chunk(Series& s, bool final) {
+void Writer::store(Series& s, hsize_t start, const void* bytes, std::size_t size, bool filtered) {
   if (declared_ > 0) create_declared();
+  // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end.
+  if (s.extent < start) set_extent(s, start);
+  reserve(size);
+  const hsize_t offset[2] = {start, 0};
+  // Messages are built only on failure: append must not allocate on the way here.
+  if (H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, filtered ? 0 : kNoFilters, offset, size, bytes) < 0)
+    fail_hdf5("write a chunk of dataset '" + s.declaration.path + "'");
+  written_since_commit_ = true;
+}
+
+void Writer::write_chunk(Series& s, bool final) {
   const hsize_t rows = s.buffered;
   const bool full = rows == chunk_rows_;
   const std::size_t values = chunk_rows_ * s.columns;
   if (!full) std::fill(s.buffer.get() + rows * s.columns, s.buffer.get() + values, 0.0);
-  // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end.
-  if (s.extent < s.chunk_start) set_extent(s, s.chunk_start);
-  const hsize_t offset[2] = {s.chunk_start, 0};
-  herr_t status;
   if (!s.raw && (full || final)) {
-    const std::vector<unsigned char>& bytes = codec_.encode(s.buffer.get(), values);
-    reserve(bytes.size());
-    status = H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, 0, offset, bytes.size(), bytes.data());
+    codec_.encode(s.buffer.get(), values, encoded_);
+    store(s, s.chunk_start, encoded_.data(), encoded_.size(), true);
   } else {
     // Unfiltered, so that every later write of this chunk has the same size and goes in place.
-    reserve(values * sizeof(double));
-    status = H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, kNoFilters, offset, values * sizeof(double),
-                            s.buffer.get());
+    store(s, s.chunk_start, s.buffer.get(), values * sizeof(double), false);
     s.raw = true;
   }
-  // Messages are built only on failure: append must not allocate on the way here.
-  if (status < 0) fail_hdf5("write a chunk of dataset '" + s.declaration.path + "'");
   s.stored = rows;
   if (full) {
-    chunk_since_commit_ = true;
     s.chunk_start += chunk_rows_;
     s.buffered = s.stored = 0;
     s.raw = false;
   }
 }
 
+void Writer::write_pending(Series& s) {
+  const std::vector<unsigned char>& bytes = encoder_.wait(s.slot);  // long done, unless a commit is early
+  store(s, s.pending_start, bytes.data(), bytes.size(), true);
+  s.pending = false;
+}
+
+void Writer::chunk_filled(std::size_t id, Series& s) {
+  // The file. Each step leaves the series as it was if it throws, so that the next append
+  // retries what is left.
+  if (s.pending) write_pending(s);
+  if (s.raw) {
+    write_chunk(s, false);  // a partial chunk stored raw (timed commit or flush) is rewritten in place
+  } else {
+    std::swap(s.buffer, s.pending_values);
+    s.pending_start = s.chunk_start;
+    s.pending = true;
+    encoder_.submit(s.slot, s.pending_values.get(), chunk_rows_ * s.columns);
+    s.chunk_start += chunk_rows_;
+    s.buffered = s.stored = 0;
+  }
+  // The log: what a run without timed commits writes now, in the same order.
+  Series::Canonical& c = s.canonical;
+  const auto log_full_chunk = [&] {
+    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
+    canonical_commit_due_ = true;
+  };
+  if (c.pending) log_full_chunk();
+  if (c.raw) log_full_chunk();  // never with a pending one: the flush that stored it raw wrote that
+  c.pending = !c.raw;
+  c.raw = false;
+  c.stored = 0;
+}
+
 void Writer::append(std::size_t id, const double* row) {
   Series& s = at(id);
-  const auto write_full = [&] {
-    write_chunk(s, false);
-    log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
-    s.canonical_stored = 0;
-  };
   // A full buffer here means the write after the previous append failed: retry it first.
-  if (s.buffered == chunk_rows_) write_full();
+  if (s.buffered == chunk_rows_) chunk_filled(id, s);
   std::copy_n(row, s.columns, s.buffer.get() + s.buffered * s.columns);
   ++s.buffered;
-  if (s.buffered == chunk_rows_) write_full();
+  if (s.buffered == chunk_rows_) chunk_filled(id, s);
+}
+
+bool Writer::write_pending_and_commit() {
+  bool any = false;
+  for (Series& s : series_) {
+    if (s.pending) {
+      write_pending(s);
+      any = true;
+    }
+  }
+  if (any) commit();
+  return any;
 }
 
 void Writer::write_unstored(bool final) {
+  // The log first: a run without timed commits writes its pending chunks and commits, then the
+  // rows it has not written yet (this file may have written more).
+  bool canonical_pending = false;
+  for (std::size_t id = 0; id < series_.size(); ++id) {
+    Series::Canonical& c = series_[id].canonical;
+    if (c.pending) {
+      log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
+      c.pending = false;
+      canonical_pending = true;
+    }
+  }
+  if (canonical_pending) log({LoggedCall::commit});
   for (std::size_t id = 0; id < series_.size(); ++id) {
     Series& s = series_[id];
-    // A run without timed commits writes what it has not written yet; this file may have more.
-    if (s.buffered > s.canonical_stored) {
+    Series::Canonical& c = s.canonical;
+    if (s.buffered > c.stored) {
       log({LoggedCall::chunk, final, static_cast<std::uint32_t>(id), s.buffered});
-      s.canonical_stored = s.buffered;
+      c.stored = s.buffered;
+      c.raw = c.raw || !final;  // as write_chunk decides
     }
-    if (s.buffered > s.stored) write_chunk(s, final);
   }
+  // The file.
+  write_pending_and_commit();
+  for (Series& s : series_)
+    if (s.buffered > s.stored) write_chunk(s, final);
 }
 
 void Writer::commit() {
@@ -361,14 +423,15 @@ void Writer::commit() {
   // 2. The lengths, each over rows now indexed on disk.
   bool extended = false;
   for (Series& s : series_) {
-    const hsize_t rows = std::min<hsize_t>(s.chunk_start + s.stored, row_limit_);
+    const hsize_t rows = std::min<hsize_t>(rows_in_file(s), row_limit_);
     if (rows > s.extent) {
       set_extent(s, rows);
       extended = true;
     }
   }
   if (extended) check(H5Fflush(file_.get(), H5F_SCOPE_LOCAL), "write the datasets' lengths to disk");
-  chunk_since_commit_ = false;
+  written_since_commit_ = false;
+  canonical_commit_due_ = false;
   last_commit_ = Clock::now();
 }
 
@@ -379,18 +442,24 @@ void Writer::limit_rows(std::uint64_t rows) {
 
 void Writer::sync() {
   if (!options_.durable || !file_.valid()) return;
-  if (chunk_since_commit_) {
+  if (canonical_commit_due_) {
     commit();
     log({LoggedCall::commit});
+    return;
+  }
+  // Only in a file that had timed commits: a chunk stored raw by one, rewritten in place.
+  if (written_since_commit_) {
+    commit();
     return;
   }
   if (Clock::now() - last_commit_ >= options_.flush_interval) timed_commit();
 }
 
 void Writer::timed_commit() {
-  const bool pending = std::any_of(series_.begin(), series_.end(),
-                                   [](const Series& s) { return s.buffered > s.stored; });
-  if (pending) {
+  const bool unwritten = std::any_of(series_.begin(), series_.end(),
+                                     [](const Series& s) { return s.pending || s.buffered > s.stored; });
+  if (unwritten) {
+    write_pending_and_commit();
     for (Series& s : series_)
       if (s.buffered > s.stored) write_chunk(s, false);
     commit();

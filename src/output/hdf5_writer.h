@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "output/chunk_codec.h"
+#include "output/chunk_encoder.h"
 #include "output/hdf5_file.h"
 #include "output/space_reservation.h"
 
@@ -72,14 +73,25 @@ struct Series {
   Handle dataset;
   int rank = 1;
   hsize_t columns = 1;
-  std::unique_ptr<double[]> buffer;  // the current chunk's rows, row-major, zero past `buffered`
+  std::unique_ptr<double[]> buffer;  // the current chunk's rows, row-major (zeroed past `buffered` when written)
   hsize_t chunk_start = 0;           // dataset row of buffer row 0
   hsize_t buffered = 0;              // rows in the buffer
   hsize_t stored = 0;                // of those, rows written to the file (a partial chunk)
   hsize_t extent = 0;                // the dataset's length as HDF5 holds it now
   bool raw = false;                  // the current chunk is stored unfiltered (rewritten in place)
-  // Of the buffered rows, those a run without timed commits would have written (the log's view).
-  hsize_t canonical_stored = 0;
+  // The previous chunk, full, while the encoder deflates it: written when this series' next
+  // chunk fills, or at a flush, close or timed commit (hdf5_file.h, "Encoding").
+  std::unique_ptr<double[]> pending_values;  // swaps with `buffer` at each hand-off
+  hsize_t pending_start = 0;                 // its dataset row
+  bool pending = false;                      // handed to the encoder and not yet in the file
+  std::size_t slot = 0;                      // its encoder slot
+  // What a run without timed commits has written of this series (the log's view): it may hold
+  // a pending chunk this file wrote early, or a partial chunk stored raw that this file did not.
+  struct Canonical {
+    bool pending = false;
+    bool raw = false;
+    hsize_t stored = 0;
+  } canonical;
 };
 
 // One call of the canonical sequence (what a run without timed commits does), for the rewrite.
@@ -143,11 +155,23 @@ class Writer {
   void write_string_attribute(hid_t object, const std::string& name, const std::optional<std::string>& value,
                               const std::string& object_name) const;
   void set_extent(Series& s, hsize_t rows);
-  // Writes the buffer's rows as the current chunk: filtered if it is full or `final` and was
-  // never stored raw; else unfiltered, in place. A full chunk moves the buffer on.
+  // One H5Dwrite_chunk at dataset row `start`: shuffled and deflated bytes, or raw values.
+  void store(Series& s, hsize_t start, const void* bytes, std::size_t size, bool filtered);
+  // Writes the buffer's rows as the current chunk, encoded here: filtered if it is full or
+  // `final` and was never stored raw; else unfiltered, in place. A full chunk moves the buffer on.
   void write_chunk(Series& s, bool final);
-  // Writes every series' buffered rows not yet in the file; logs the canonical ones.
+  // The series' chunk has filled: writes its pending chunk, then hands this one to the encoder
+  // (or, stored raw before, rewrites it in place); logs what a canonical run writes.
+  void chunk_filled(std::size_t id, Series& s);
+  void write_pending(Series& s);
+  // Writes every pending chunk and commits them, if there are any; true if it did. A partial
+  // chunk after a pending one starts past the committed length: written before the pending
+  // one's commit, it would need a length set outside the commit's single write (hdf5_file.h).
+  bool write_pending_and_commit();
+  // Writes every series' pending chunk and buffered rows not yet in the file; logs the
+  // canonical ones.
   void write_unstored(bool final);
+  hsize_t rows_in_file(const Series& s) const { return s.pending ? s.pending_start : s.chunk_start + s.stored; }
   void commit();
   void timed_commit();
   void reserve(std::uint64_t bytes);
@@ -162,18 +186,23 @@ class Writer {
   Handle file_;
   int fd_ = -1;  // HDF5's own descriptor of the file, for the reservation
   std::optional<SpaceReservation> reservation_;
-  std::uint64_t closing_bytes_ = 256 << 10;  // what close() may still write: every buffer, and metadata
+  // What close() may still write: every buffer and pending chunk, and metadata.
+  std::uint64_t closing_bytes_ = 256 << 10;
   bool closing_ = false;
   std::vector<Series> series_;
   std::size_t declared_ = 0;  // the last series, declared but not yet in the file
   std::vector<std::pair<std::string, std::string>> pending_attributes_;  // root, not yet in the file
-  ChunkCodec codec_{kDeflateLevel};
+  ChunkCodec codec_{kDeflateLevel};  // this thread's: partial chunks, and the rewrite's replay
+  std::vector<unsigned char> encoded_;
   std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)
-  bool chunk_since_commit_ = false;
+  bool written_since_commit_ = false;     // a chunk went into the file since the last commit
+  bool canonical_commit_due_ = false;     // a canonical run commits at the next sync
   Clock::time_point last_commit_;
   long timed_commits_ = 0;
   std::vector<LoggedCall> calls_;
   std::vector<std::pair<std::string, std::string>> attributes_;
+  // Last, so that it stops (joins its worker) before the buffers it reads are freed.
+  ChunkEncoder encoder_{kDeflateLevel};
 };
 
 }  // namespace uwsim::output::detail

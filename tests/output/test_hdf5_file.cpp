@@ -3,15 +3,20 @@
 #include <doctest/doctest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -443,8 +448,9 @@ TEST_CASE("hdf5_file: a copy taken at any moment opens with every dataset at its
     append_matrix_rows(file, velocity, row, row + 1);
     append_scalar_rows(file, depth, row, row + 1);
     file.sync();
-    if ((row + 1) % 1024 == 0) committed = row + 1;  // a chunk filled: sync committed it
-    if (row == 0 || row == 1022 || row == 1023 || row == 1024 || row == 2047 || row == 3099) {
+    // A chunk filled: the previous one, encoded meanwhile, was written, and sync committed it.
+    if ((row + 1) % 1024 == 0) committed = row + 1 - 1024;
+    if (row == 0 || row == 1022 || row == 1023 || row == 1024 || row == 2046 || row == 2047 || row == 3099) {
       CAPTURE(row);
       snapshot(path, copy);
       Reader reader(copy);
@@ -460,18 +466,21 @@ TEST_CASE("hdf5_file: a copy taken at any moment opens with every dataset at its
 
 namespace {
 
-// A run's calls with a sync after every row, as the recorder makes them.
-void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions options, const std::string& copy_at_row_700 = "") {
+// A run's calls with a sync after every row, as the recorder makes them; a flush after each
+// of `flush_after` rows.
+void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions options, const std::string& copy_at_row_700 = "",
+                  std::size_t rows = 2600, const std::vector<std::size_t>& flush_after = {}) {
   Hdf5File file(path, options);
   file.set_root_attribute("status", "running");
   const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
   const auto depth = file.add_series("/depth", 1, "m", "depth");
   file.flush();
-  for (std::size_t row = 0; row < 2600; ++row) {
+  for (std::size_t row = 0; row < rows; ++row) {
     append_matrix_rows(file, velocity, row, row + 1);
     append_scalar_rows(file, depth, row, row + 1);
     file.sync();
     if (row == 700 && !copy_at_row_700.empty()) snapshot(path, copy_at_row_700);
+    if (std::find(flush_after.begin(), flush_after.end(), row + 1) != flush_after.end()) file.flush();
   }
   file.set_root_attribute("status", "completed");
   file.close();
@@ -500,6 +509,25 @@ TEST_CASE("hdf5_file: timed commits put partial chunks on disk, and the closed f
   CHECK(reader.string_attribute("/", "status") == "completed");
   CHECK(file_bytes(timed) == file_bytes(untimed));
   CHECK_FALSE(fs::exists(timed + ".rewrite"));
+}
+
+TEST_CASE("hdf5_file: with flushes in mid-chunk, before and after a chunk the encoder holds, timed commits still rewrite to the untimed bytes") {
+  // A flush writes the chunk the encoder holds and stores the partial one raw, which is then
+  // rewritten in place when it fills; timed commits do both at other moments. The rewrite must
+  // replay what the untimed run did, not what this file did.
+  TempDir dir;
+  uwsim::output::Hdf5FileOptions every_sync;
+  every_sync.flush_interval = std::chrono::milliseconds(0);
+  uwsim::output::Hdf5FileOptions never;
+  never.flush_interval = std::chrono::hours(24);
+  const std::vector<std::size_t> flushes = {500, 1300, 2048, 2100, 3500};
+  const std::string timed = dir.file("timed.h5"), untimed = dir.file("untimed.h5");
+  write_synced(timed, every_sync, "", 5200, flushes);
+  write_synced(untimed, never, "", 5200, flushes);
+  Reader reader(timed);
+  check_matrix_rows(reader, "/velocity", 5200);
+  check_scalar_rows(reader, "/depth", 5200);
+  CHECK(file_bytes(timed) == file_bytes(untimed));
 }
 
 TEST_CASE("hdf5_file: after a failure in the middle of a row set, limit_rows shows whole rows only") {
@@ -586,4 +614,177 @@ TEST_CASE("hdf5_file: the object headers of the series declared before the first
       CHECK(headers[i].first == headers[i - 1].first + headers[i - 1].second);
     }
   }
+}
+
+// ---------------------------------------------------------------- kill points
+// What a process killed between two of its writes leaves is the file as it was before the
+// second: so a copy of the file taken just before each write of a commit is every state a kill
+// can leave. The writes are caught by interposing pwrite, which HDF5's sec2 driver calls, as
+// test_no_heap_allocation.cpp interposes malloc.
+
+namespace {
+
+struct WriteWatch {
+  std::atomic<bool> armed{false};
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::vector<std::string> before_each_write;  // the file's bytes just before each write
+};
+WriteWatch g_watch;
+
+void copy_before_write(int fd) {
+  if (!g_watch.armed.load()) return;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_dev != g_watch.device || st.st_ino != g_watch.inode) return;
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  g_watch.before_each_write.push_back(std::move(bytes));
+}
+
+ssize_t forward_pwrite(int fd, const void* data, std::size_t count, off_t offset) {
+  copy_before_write(fd);
+  return ::syscall(SYS_pwrite64, fd, data, count, offset);
+}
+
+}  // namespace
+
+extern "C" ssize_t pwrite(int fd, const void* data, std::size_t count, off_t offset) {
+  return forward_pwrite(fd, data, count, offset);
+}
+extern "C" ssize_t pwrite64(int fd, const void* data, std::size_t count, off64_t offset) {
+  return forward_pwrite(fd, data, count, offset);
+}
+
+namespace {
+
+class WatchWrites {
+ public:
+  explicit WatchWrites(const std::string& path) {
+    struct stat st {};
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    g_watch.device = st.st_dev;
+    g_watch.inode = st.st_ino;
+    g_watch.armed = true;
+  }
+  ~WatchWrites() { g_watch.armed = false; }
+  WatchWrites(const WatchWrites&) = delete;
+  WatchWrites& operator=(const WatchWrites&) = delete;
+};
+
+// Every state a kill left, in order: each opens, with both series of one length and their rows
+// exact. Returns the lengths.
+std::vector<std::size_t> kill_states(const TempDir& dir) {
+  std::vector<std::size_t> lengths;
+  const std::string copy = dir.file("killed.h5");
+  for (std::size_t k = 0; k < g_watch.before_each_write.size(); ++k) {
+    CAPTURE(k);
+    {
+      std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+      out.write(g_watch.before_each_write[k].data(), static_cast<std::streamsize>(g_watch.before_each_write[k].size()));
+    }
+    Reader reader(copy);
+    const std::size_t rows = static_cast<std::size_t>(reader.shape("/depth").at(0));
+    check_matrix_rows(reader, "/velocity", rows);
+    check_scalar_rows(reader, "/depth", rows);
+    lengths.push_back(rows);
+  }
+  g_watch.before_each_write.clear();
+  return lengths;
+}
+
+// The lengths a kill could leave during `event`, from the first write on: `before` until the
+// event's first commit, then each of its commits' lengths in turn (the last, which no later
+// write shows, may be missing).
+template <typename Event>
+void check_killed_during(const std::string& path, const TempDir& dir, Event event, const std::vector<std::size_t>& commits) {
+  {
+    WatchWrites watcher(path);
+    event();
+  }
+  const std::vector<std::size_t> lengths = kill_states(dir);
+  std::string seen;
+  for (const std::size_t n : lengths) seen += std::to_string(n) + " ";
+  CAPTURE(seen);
+  REQUIRE(!lengths.empty());
+  std::vector<std::size_t> distinct;  // in order
+  for (const std::size_t n : lengths)
+    if (distinct.empty() || distinct.back() != n) distinct.push_back(n);
+  CHECK(distinct.size() >= commits.size() - 1);
+  CHECK(distinct.size() <= commits.size());
+  for (std::size_t i = 0; i < std::min(distinct.size(), commits.size()); ++i) CHECK(distinct[i] == commits[i]);
+}
+
+}  // namespace
+
+TEST_CASE("hdf5_file: killed at any write of a flush, a fill or the close, the file opens with both series at one length over exact rows") {
+  // The encoder's chunk is written at the series' next fill, a flush or the close, and a
+  // partial chunk after it starts past the committed length: the writes to check.
+  TempDir dir;
+  const std::string path = dir.file("untimed.h5");
+  uwsim::output::Hdf5FileOptions options;
+  options.flush_interval = std::chrono::hours(24);
+  Hdf5File file(path, options);
+  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  file.flush();
+  const auto rows = [&](std::size_t from, std::size_t to) {
+    for (std::size_t row = from; row < to; ++row) {
+      append_matrix_rows(file, velocity, row, row + 1);
+      append_scalar_rows(file, depth, row, row + 1);
+      file.sync();
+    }
+  };
+  rows(0, 1300);  // at 1024 the first chunk goes to the encoder
+  // Its chunk, committed, then rows 1024–1299 stored raw, committed.
+  check_killed_during(path, dir, [&] { file.flush(); }, {0, 1024, 1300});
+  rows(1300, 2047);
+  // The raw chunk, full, rewritten in place and committed.
+  check_killed_during(path, dir, [&] { rows(2047, 2048); }, {1300, 2048});
+  rows(2048, 3100);  // at 3072 a chunk goes to the encoder
+  // Its chunk, committed, then rows 3072–3099, committed.
+  check_killed_during(path, dir, [&] { file.close(); }, {2048, 3072, 3100});
+  Reader reader(path);
+  check_matrix_rows(reader, "/velocity", 3100);
+  check_scalar_rows(reader, "/depth", 3100);
+}
+
+TEST_CASE("hdf5_file: killed at any write of a timed commit that finds a chunk at the encoder, the file opens at one length over exact rows") {
+  // Rows 0–1023 take far less than the flush interval from the flush that starts it; a pause,
+  // and the sync after row 1024 makes a timed commit with the first chunk still at the encoder.
+  TempDir dir;
+  const std::string path = dir.file("timed.h5"), untimed = dir.file("untimed.h5");
+  for (const bool timed : {true, false}) {
+    uwsim::output::Hdf5FileOptions options;
+    options.flush_interval = timed ? std::chrono::milliseconds(1000) : std::chrono::hours(24);
+    Hdf5File file(timed ? path : untimed, options);
+    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    file.flush();
+    const auto rows = [&](std::size_t from, std::size_t to) {
+      for (std::size_t row = from; row < to; ++row) {
+        append_matrix_rows(file, velocity, row, row + 1);
+        append_scalar_rows(file, depth, row, row + 1);
+        file.sync();
+      }
+    };
+    rows(0, 1024);
+    if (timed) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+      check_killed_during(path, dir, [&] { rows(1024, 1025); }, {0, 1024, 1025});
+    } else {
+      rows(1024, 1025);
+    }
+    rows(1025, 2500);
+    file.close();
+    CHECK(file.canonical());
+  }
+  Reader reader(path);
+  check_matrix_rows(reader, "/velocity", 2500);
+  check_scalar_rows(reader, "/depth", 2500);
+  CHECK(file_bytes(path) == file_bytes(untimed));  // rewritten at close as the untimed run wrote it
 }
