@@ -260,8 +260,11 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
   s.rank = declaration.columns == 1 ? 1 : 2;
   s.declaration = std::move(declaration);
   const std::size_t chunk_bytes = chunk_rows_ * s.columns * sizeof(double);
-  s.buffer = std::make_unique<double[]>(chunk_rows_ * s.columns);
-  s.pending_values = std::make_unique<double[]>(chunk_rows_ * s.columns);
+  // Not zeroed: rows are written before they are read, and a partial chunk's tail is zeroed
+  // when it is written; pages are touched only as rows come (a short run never touches the
+  // second buffer).
+  s.buffer = std::make_unique_for_overwrite<double[]>(chunk_rows_ * s.columns);
+  s.pending_values = std::make_unique_for_overwrite<double[]>(chunk_rows_ * s.columns);
   s.slot = encoder_.add_slot();
   // The buffer, raw, and a pending chunk: deflate's bound is the size plus 5 bytes per stored
   // block of 64 kB and the zlib stream's 6.
