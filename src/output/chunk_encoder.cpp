@@ -62,6 +62,9 @@ void ChunkEncoder::start_worker() {
     worker_ = std::thread(&ChunkEncoder::run, this);
   } catch (const std::system_error&) {
     inline_ = true;  // no thread to be had (a process at its limit): encode on the caller's
+  } catch (...) {
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);  // the stop signals must reach the run
+    throw;
   }
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }

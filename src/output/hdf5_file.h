@@ -37,11 +37,13 @@
 // a kill loses), and the HDF5 calls — the file's bytes — do not depend on the thread's timing.
 // A partial chunk after such a chunk starts past the committed length, so flush(), close() and
 // a timed commit first write and commit the encoder's chunks, then the partial ones: a length
-// set between commits would be a write outside the commit's single one.
+// set between commits would be a write outside the commit's single one. Series appended
+// alike are of one length at that commit too, even when a failed write left them a chunk
+// apart: each is written up to the chunk it waits to write.
 //
-// Timed commits: sync() also commits when `flush_interval` of wall time has passed with rows
-// not yet in the file, partial chunks included, so a slow run killed outright loses at most
-// that much. Their timing would make the file's layout depend on the wall clock; a file that
+// Timed commits: sync() also commits when the oldest row not yet committed (in a partial chunk
+// or at the encoder) came `flush_interval` of wall time ago, so a run killed outright loses at
+// most that much (and the sample in progress). Their timing would make the file's layout depend on the wall clock; a file that
 // had any is rewritten at close() by replaying the sequence of calls without them, so that it
 // is byte for byte the file an undisturbed run writes. (If that rewrite fails, the file is
 // kept as it is — complete and valid, but not canonical: see canonical().)
@@ -114,8 +116,8 @@ class Hdf5File {
   // buffers but are not shown): after a failure in the middle of a sample, the whole samples.
   void limit_rows(std::size_t rows);
 
-  // Called after each sample: commits if a chunk filled since the last commit, or if the
-  // flush interval has passed with rows not yet in the file (a timed commit). Cheap otherwise.
+  // Called after each sample: commits if a chunk was written since the last commit, and if the
+  // oldest row not yet committed came a flush interval ago (a timed commit). Cheap otherwise.
   void sync();
 
   // Writes every buffered row and commits.

@@ -305,13 +305,21 @@ void Writer::reserve(std::uint64_t bytes) {
 
 void Writer::store(Series& s, hsize_t start, const void* bytes, std::size_t size, bool filtered) {
   if (declared_ > 0) create_declared();
-  // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end.
+  // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end. A file synced
+  // after every sample never needs this outside a commit (write_unwritten); one that is not
+  // synced, or not durable, makes no promise between commits.
   if (s.extent < start) set_extent(s, start);
   reserve(size);
   const hsize_t offset[2] = {start, 0};
   // Messages are built only on failure: append must not allocate on the way here.
-  if (H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, filtered ? 0 : kNoFilters, offset, size, bytes) < 0)
+  if (H5Dwrite_chunk(s.dataset.get(), H5P_DEFAULT, filtered ? 0 : kNoFilters, offset, size, bytes) < 0) {
+    // HDF5 1.10.8 reports success when a chunk whose write failed is written again, but stores
+    // nothing (its index gets no entry; the rows read back as zeros): from this chunk on, no
+    // reader may see any dataset's rows. (A full disk is caught before the write, by the
+    // reservation, and leaves HDF5 untouched.)
+    limit_rows(start);
     fail_hdf5("write a chunk of dataset '" + s.declaration.path + "'");
+  }
   written_since_commit_ = true;
 }
 
@@ -337,8 +345,13 @@ void Writer::write_chunk(Series& s, bool final) {
 }
 
 void Writer::write_pending(Series& s) {
-  const std::vector<unsigned char>& bytes = encoder_.wait(s.slot);  // long done, unless a commit is early
-  store(s, s.pending_start, bytes.data(), bytes.size(), true);
+  const std::vector<unsigned char>* bytes = nullptr;
+  try {
+    bytes = &encoder_.wait(s.slot);  // long done, unless a commit is early
+  } catch (const std::exception& error) {
+    fail("deflate a chunk of dataset '" + s.declaration.path + "' (" + error.what() + ")");
+  }
+  store(s, s.pending_start, bytes->data(), bytes->size(), true);
   s.pending = false;
 }
 
@@ -351,6 +364,7 @@ void Writer::chunk_filled(std::size_t id, Series& s) {
   } else {
     std::swap(s.buffer, s.pending_values);
     s.pending_start = s.chunk_start;
+    s.pending_since = s.buffer_since;
     s.pending = true;
     encoder_.submit(s.slot, s.pending_values.get(), chunk_rows_ * s.columns);
     s.chunk_start += chunk_rows_;
@@ -373,52 +387,81 @@ void Writer::append(std::size_t id, const double* row) {
   Series& s = at(id);
   // A full buffer here means the write after the previous append failed: retry it first.
   if (s.buffered == chunk_rows_) chunk_filled(id, s);
+  if (s.buffered == 0) s.buffer_since = Clock::now();  // once a chunk
   std::copy_n(row, s.columns, s.buffer.get() + s.buffered * s.columns);
   ++s.buffered;
   if (s.buffered == chunk_rows_) chunk_filled(id, s);
 }
 
-bool Writer::write_pending_and_commit() {
-  bool any = false;
-  for (Series& s : series_) {
-    if (s.pending) {
-      write_pending(s);
-      any = true;
+void Writer::write_unwritten(bool partial, bool final) {
+  for (;;) {
+    bool blocked = false;
+    for (Series& s : series_) {
+      if (s.pending) {
+        if (s.pending_start > s.extent) {
+          blocked = true;
+          continue;  // its partial chunk comes after it
+        }
+        write_pending(s);
+      }
+      if (partial && s.buffered > s.stored) {
+        if (s.chunk_start > s.extent)
+          blocked = true;
+        else
+          write_chunk(s, final);
+      }
+    }
+    if (!blocked) return;
+    // Each blocked chunk's series has every row before it written: a commit reaches it, unless
+    // it starts past the limit (then nothing does, and no reader may see it).
+    if (commit()) continue;
+    for (Series& s : series_) {
+      if (s.pending && s.pending_start > s.extent) s.pending = false;
+      if (s.chunk_start > s.extent) s.stored = s.buffered;
     }
   }
-  if (any) commit();
-  return any;
+}
+
+void Writer::retry_filled() {
+  for (std::size_t id = 0; id < series_.size(); ++id)
+    if (series_[id].buffered == chunk_rows_) chunk_filled(id, series_[id]);
 }
 
 void Writer::write_unstored(bool final) {
-  // The log first: a run without timed commits writes its pending chunks and commits, then the
-  // rows it has not written yet (this file may have written more).
-  bool canonical_pending = false;
-  for (std::size_t id = 0; id < series_.size(); ++id) {
-    Series::Canonical& c = series_[id].canonical;
-    if (c.pending) {
-      log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
-      c.pending = false;
-      canonical_pending = true;
-    }
-  }
-  if (canonical_pending) log({LoggedCall::commit});
+  retry_filled();
+  // The log first, as write_unwritten goes in a run without timed commits, where each pending
+  // chunk starts at its dataset's length: the pending chunks and the partial chunks of series
+  // without one; if any partial chunk waited behind a pending one, a commit and those.
+  const auto log_partial = [&](std::size_t id) {
+    Series& s = series_[id];
+    log({LoggedCall::chunk, final, static_cast<std::uint32_t>(id), s.buffered});
+    s.canonical.stored = s.buffered;
+    s.canonical.raw = s.canonical.raw || !final;  // as write_chunk decides
+  };
+  std::vector<std::size_t> waiting;  // allocates only at flush and close
   for (std::size_t id = 0; id < series_.size(); ++id) {
     Series& s = series_[id];
-    Series::Canonical& c = s.canonical;
-    if (s.buffered > c.stored) {
-      log({LoggedCall::chunk, final, static_cast<std::uint32_t>(id), s.buffered});
-      c.stored = s.buffered;
-      c.raw = c.raw || !final;  // as write_chunk decides
+    const bool had_pending = s.canonical.pending;
+    if (had_pending) {
+      log({LoggedCall::chunk, false, static_cast<std::uint32_t>(id), chunk_rows_});
+      s.canonical.pending = false;
+    }
+    if (s.buffered > s.canonical.stored) {
+      if (had_pending)
+        waiting.push_back(id);
+      else
+        log_partial(id);
     }
   }
+  if (!waiting.empty()) {
+    log({LoggedCall::commit});
+    for (const std::size_t id : waiting) log_partial(id);
+  }
   // The file.
-  write_pending_and_commit();
-  for (Series& s : series_)
-    if (s.buffered > s.stored) write_chunk(s, final);
+  write_unwritten(true, final);
 }
 
-void Writer::commit() {
+bool Writer::commit() {
   if (declared_ > 0 || !pending_attributes_.empty()) create_declared();
   reserve(0);
   // 1. The chunks' index entries; the lengths still end before the new chunks.
@@ -435,7 +478,13 @@ void Writer::commit() {
   if (extended) check(H5Fflush(file_.get(), H5F_SCOPE_LOCAL), "write the datasets' lengths to disk");
   written_since_commit_ = false;
   canonical_commit_due_ = false;
-  last_commit_ = Clock::now();
+  // What a kill would lose now: the pending chunks' rows, and rows of a buffer not written.
+  unwritten_since_ = Clock::now();
+  for (const Series& s : series_) {
+    if (s.pending) unwritten_since_ = std::min(unwritten_since_, s.pending_since);
+    else if (s.buffered > s.stored) unwritten_since_ = std::min(unwritten_since_, s.buffer_since);
+  }
+  return extended;
 }
 
 void Writer::limit_rows(std::uint64_t rows) {
@@ -448,27 +497,23 @@ void Writer::sync() {
   if (canonical_commit_due_) {
     commit();
     log({LoggedCall::commit});
-    return;
+  } else if (written_since_commit_) {
+    commit();  // only in a file that had timed commits: a chunk stored raw by one, rewritten in place
   }
-  // Only in a file that had timed commits: a chunk stored raw by one, rewritten in place.
-  if (written_since_commit_) {
-    commit();
-    return;
-  }
-  if (Clock::now() - last_commit_ >= options_.flush_interval) timed_commit();
+  // Also right after a chunk's commit: the pending chunk it leaves may hold rows that old.
+  if (Clock::now() - unwritten_since_ >= options_.flush_interval) timed_commit();
 }
 
 void Writer::timed_commit() {
+  retry_filled();
   const bool unwritten = std::any_of(series_.begin(), series_.end(),
                                      [](const Series& s) { return s.pending || s.buffered > s.stored; });
   if (unwritten) {
-    write_pending_and_commit();
-    for (Series& s : series_)
-      if (s.buffered > s.stored) write_chunk(s, false);
+    write_unwritten(true, false);
     commit();
     ++timed_commits_;
   }
-  last_commit_ = Clock::now();
+  unwritten_since_ = Clock::now();
 }
 
 void Writer::flush() {

@@ -85,6 +85,8 @@ struct Series {
   hsize_t pending_start = 0;                 // its dataset row
   bool pending = false;                      // handed to the encoder and not yet in the file
   std::size_t slot = 0;                      // its encoder slot
+  // When the buffer's first row came, and the pending chunk's: the oldest rows a kill would lose.
+  std::chrono::steady_clock::time_point buffer_since, pending_since;
   // What a run without timed commits has written of this series (the log's view): it may hold
   // a pending chunk this file wrote early, or a partial chunk stored raw that this file did not.
   struct Canonical {
@@ -164,15 +166,21 @@ class Writer {
   // (or, stored raw before, rewrites it in place); logs what a canonical run writes.
   void chunk_filled(std::size_t id, Series& s);
   void write_pending(Series& s);
-  // Writes every pending chunk and commits them, if there are any; true if it did. A partial
-  // chunk after a pending one starts past the committed length: written before the pending
-  // one's commit, it would need a length set outside the commit's single write (hdf5_file.h).
-  bool write_pending_and_commit();
+  // Writes every pending chunk and, if `partial`, every buffer's rows not yet in the file,
+  // committing in between as needed: H5Dwrite_chunk takes a chunk only if it starts within its
+  // dataset's length, and a length may change only in a commit (hdf5_file.h). Each series is
+  // then written up to the chunk it waits to write, so datasets appended alike are of one
+  // length even after a failed write left them a chunk apart. A chunk that starts past
+  // limit_rows() is never shown: it is dropped.
+  void write_unwritten(bool partial, bool final);
+  // A buffer left full by a failed write: what append would have retried.
+  void retry_filled();
   // Writes every series' pending chunk and buffered rows not yet in the file; logs the
   // canonical ones.
   void write_unstored(bool final);
   hsize_t rows_in_file(const Series& s) const { return s.pending ? s.pending_start : s.chunk_start + s.stored; }
-  void commit();
+  // The commit of hdf5_file.h. True if some length grew.
+  bool commit();
   void timed_commit();
   void reserve(std::uint64_t bytes);
   void log(LoggedCall call) {
@@ -197,7 +205,7 @@ class Writer {
   std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)
   bool written_since_commit_ = false;     // a chunk went into the file since the last commit
   bool canonical_commit_due_ = false;     // a canonical run commits at the next sync
-  Clock::time_point last_commit_;
+  Clock::time_point unwritten_since_;  // when the oldest row not yet committed came (or the last commit)
   long timed_commits_ = 0;
   std::vector<LoggedCall> calls_;
   std::vector<std::pair<std::string, std::string>> attributes_;

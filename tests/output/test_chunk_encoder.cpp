@@ -90,18 +90,17 @@ TEST_CASE("chunk_encoder: a slot added while jobs wait leaves them queued, and e
   }
 }
 
-TEST_CASE("chunk_encoder: misuse is refused: a wait with nothing submitted, a second submit before the wait") {
+TEST_CASE("chunk_encoder: misuse is refused: a wait with nothing submitted, a second submit while the first is queued") {
   ChunkEncoder encoder(1);
-  const std::size_t slot = encoder.add_slot();
+  const std::size_t busy = encoder.add_slot(), slot = encoder.add_slot();
   CHECK_THROWS_AS(encoder.wait(slot), std::logic_error);
-  const std::vector<double> values = chunk(1, 1024 * 400);
-  encoder.submit(slot, values.data(), values.size());
-  // Either still queued (refused) or already done (a fresh job): never two at once.
-  try {
-    encoder.submit(slot, values.data(), values.size());
-  } catch (const std::logic_error&) {
-  }
-  CHECK(encoder.wait(slot) == reference(values));
+  // A large job keeps the worker busy; the slot's job waits behind it, queued.
+  const std::vector<double> large = chunk(1, 1024 * 4000), first = chunk(2), second = chunk(3);
+  encoder.submit(busy, large.data(), large.size());
+  encoder.submit(slot, first.data(), first.size());
+  CHECK_THROWS_AS(encoder.submit(slot, second.data(), second.size()), std::logic_error);
+  CHECK(encoder.wait(slot) == reference(first));  // the first job, untouched by the refused one
+  CHECK(encoder.wait(busy) == reference(large));
 }
 
 TEST_CASE("chunk_encoder: its worker blocks the stop signals, so that their handlers run on the run's thread") {
