@@ -62,6 +62,10 @@ void write_header(output::Hdf5File& file, const scenario::Scenario& scenario,
   file.set_root_attribute("overrides", overrides);
   file.set_root_attribute("simulator_version", UWSIM_VERSION);
   file.set_root_attribute("status", "running");
+  // Every attribute the run sets at its end exists from the first commit: set then, a new one
+  // would grow the root group's header, and a kill during that commit could leave a file whose
+  // datasets do not open. Set again, it only takes a new value.
+  file.set_root_attribute("warnings", "");
 }
 
 // At most the samples a run writes: one per 1/rate from t = 0, and one at the end.

@@ -928,3 +928,30 @@ TEST_CASE("hdf5_file: random runs of appends, syncs and flushes rewrite their ti
     REQUIRE(file_bytes(dir.file("timed.h5")) == file_bytes(dir.file("untimed.h5")));
   }
 }
+
+TEST_CASE("hdf5_file: root attributes that exist from the first commit can be set again at the close without a state a kill could leave unreadable") {
+  // As a run does: "status" and "warnings" set with the structure, set again just before close().
+  TempDir dir;
+  const std::string path = dir.file("attributes_at_close.h5");
+  uwsim::output::Hdf5FileOptions options;
+  options.flush_interval = std::chrono::hours(24);
+  Hdf5File file(path, options);
+  file.set_root_attribute("status", "running");
+  file.set_root_attribute("warnings", "");
+  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
+  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  file.flush();
+  for (std::size_t row = 0; row < 1500; ++row) {
+    append_matrix_rows(file, velocity, row, row + 1);
+    append_scalar_rows(file, depth, row, row + 1);
+    file.sync();
+  }
+  check_killed_during(path, dir, [&] {
+    file.set_root_attribute("warnings", std::string(3000, 'w'));
+    file.set_root_attribute("status", "completed");
+    file.close();
+  }, {0, 1024, 1500});
+  Reader reader(path);
+  CHECK(reader.string_attribute("/", "status") == "completed");
+  CHECK(reader.string_attribute("/", "warnings") == std::string(3000, 'w'));
+}
