@@ -307,8 +307,12 @@ void Writer::store(Series& s, hsize_t start, const void* bytes, std::size_t size
   if (declared_ > 0) create_declared();
   // H5Dwrite_chunk takes a chunk that starts at or before the dataset's end. A file synced
   // after every sample never needs this outside a commit (write_unwritten); one that is not
-  // synced, or not durable, makes no promise between commits.
-  if (s.extent < start) set_extent(s, start);
+  // synced, or not durable, makes no promise between commits. A rewrite replays a synced run:
+  // needing it there means the log missed a commit, and the rewrite is given up.
+  if (s.extent < start) {
+    if (!log_) fail("the rewrite's log misses a commit before a chunk of dataset '" + s.declaration.path + "'");
+    set_extent(s, start);
+  }
   reserve(size);
   const hsize_t offset[2] = {start, 0};
   // Messages are built only on failure: append must not allocate on the way here.
@@ -387,7 +391,7 @@ void Writer::append(std::size_t id, const double* row) {
   Series& s = at(id);
   // A full buffer here means the write after the previous append failed: retry it first.
   if (s.buffered == chunk_rows_) chunk_filled(id, s);
-  if (s.buffered == 0) s.buffer_since = Clock::now();  // once a chunk
+  if (s.buffered == s.stored) s.buffer_since = Clock::now();  // the first row not in the file: once a chunk or commit
   std::copy_n(row, s.columns, s.buffer.get() + s.buffered * s.columns);
   ++s.buffered;
   if (s.buffered == chunk_rows_) chunk_filled(id, s);
@@ -416,7 +420,13 @@ void Writer::write_unwritten(bool partial, bool final) {
     // it starts past the limit (then nothing does, and no reader may see it).
     if (commit()) continue;
     for (Series& s : series_) {
-      if (s.pending && s.pending_start > s.extent) s.pending = false;
+      if (s.pending && s.pending_start > s.extent) {
+        try {
+          encoder_.wait(s.slot);  // its buffer is free again only when the encoder is done with it
+        } catch (const std::exception&) {
+        }
+        s.pending = false;
+      }
       if (s.chunk_start > s.extent) s.stored = s.buffered;
     }
   }
@@ -506,6 +516,7 @@ void Writer::sync() {
 
 void Writer::timed_commit() {
   retry_filled();
+  const bool canonical_commit_due = canonical_commit_due_;  // a retried fill's, not this commit's
   const bool unwritten = std::any_of(series_.begin(), series_.end(),
                                      [](const Series& s) { return s.pending || s.buffered > s.stored; });
   if (unwritten) {
@@ -513,6 +524,7 @@ void Writer::timed_commit() {
     commit();
     ++timed_commits_;
   }
+  canonical_commit_due_ = canonical_commit_due;
   unwritten_since_ = Clock::now();
 }
 

@@ -159,8 +159,11 @@ class ResultFile {
     return read ? all : std::vector<double>{};
   }
 
+  bool has_root_attribute(const std::string& name) const { return H5Aexists(file_, name.c_str()) > 0; }
+
+  // Empty if missing (has_root_attribute tells the two apart).
   std::string root_attribute(const std::string& name) const {
-    if (H5Aexists(file_, name.c_str()) <= 0) return {};
+    if (!has_root_attribute(name)) return {};
     const hid_t attribute = H5Aopen(file_, name.c_str(), H5P_DEFAULT);
     const hid_t type = H5Aget_type(attribute);
     char* value = nullptr;
