@@ -74,8 +74,9 @@ class OutputError : public std::runtime_error {
 };
 
 struct Hdf5FileOptions {
-  // Commit in sync() at each completed chunk and after `flush_interval` of wall time. Off, the
-  // file is committed only by flush() and close() (the benchmark's comparison).
+  // Commit in sync() after each chunk written, and when the oldest row not yet committed came
+  // `flush_interval` of wall time ago. Off, the file is committed only by flush() and close()
+  // (the benchmark's comparison).
   bool durable = true;
   std::chrono::milliseconds flush_interval{2000};
   // Reserve disk space ahead of the file (space_reservation.h).

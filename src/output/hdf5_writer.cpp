@@ -397,7 +397,7 @@ void Writer::append(std::size_t id, const double* row) {
   if (s.buffered == chunk_rows_) chunk_filled(id, s);
 }
 
-void Writer::write_unwritten(bool partial, bool final) {
+void Writer::write_unwritten(bool final) {
   for (;;) {
     bool blocked = false;
     for (Series& s : series_) {
@@ -408,7 +408,7 @@ void Writer::write_unwritten(bool partial, bool final) {
         }
         write_pending(s);
       }
-      if (partial && s.buffered > s.stored) {
+      if (s.buffered > s.stored) {
         if (s.chunk_start > s.extent)
           blocked = true;
         else
@@ -468,7 +468,7 @@ void Writer::write_unstored(bool final) {
     for (const std::size_t id : waiting) log_partial(id);
   }
   // The file.
-  write_unwritten(true, final);
+  write_unwritten(final);
 }
 
 bool Writer::commit() {
@@ -520,7 +520,7 @@ void Writer::timed_commit() {
   const bool unwritten = std::any_of(series_.begin(), series_.end(),
                                      [](const Series& s) { return s.pending || s.buffered > s.stored; });
   if (unwritten) {
-    write_unwritten(true, false);
+    write_unwritten(false);
     commit();
     ++timed_commits_;
   }

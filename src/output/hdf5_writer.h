@@ -85,7 +85,8 @@ struct Series {
   hsize_t pending_start = 0;                 // its dataset row
   bool pending = false;                      // handed to the encoder and not yet in the file
   std::size_t slot = 0;                      // its encoder slot
-  // When the buffer's first row came, and the pending chunk's: the oldest rows a kill would lose.
+  // When the buffer's first row not in the file came, and the pending chunk's first row: the
+  // oldest rows a kill would lose.
   std::chrono::steady_clock::time_point buffer_since, pending_since;
   // What a run without timed commits has written of this series (the log's view): it may hold
   // a pending chunk this file wrote early, or a partial chunk stored raw that this file did not.
@@ -166,13 +167,13 @@ class Writer {
   // (or, stored raw before, rewrites it in place); logs what a canonical run writes.
   void chunk_filled(std::size_t id, Series& s);
   void write_pending(Series& s);
-  // Writes every pending chunk and, if `partial`, every buffer's rows not yet in the file,
+  // Writes every pending chunk and every buffer's rows not yet in the file,
   // committing in between as needed: H5Dwrite_chunk takes a chunk only if it starts within its
   // dataset's length, and a length may change only in a commit (hdf5_file.h). Each series is
   // then written up to the chunk it waits to write, so datasets appended alike are of one
   // length even after a failed write left them a chunk apart. A chunk that starts past
   // limit_rows() is never shown: it is dropped.
-  void write_unwritten(bool partial, bool final);
+  void write_unwritten(bool final);
   // A buffer left full by a failed write: what append would have retried.
   void retry_filled();
   // Writes every series' pending chunk and buffered rows not yet in the file; logs the

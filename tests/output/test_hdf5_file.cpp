@@ -72,6 +72,17 @@ void append_scalar_rows(Hdf5File& file, Hdf5File::SeriesId id, std::size_t from,
   }
 }
 
+// Rows [from, to) of a velocity and a depth series, with a sync after each, as the recorder
+// appends a sample.
+void append_synced(Hdf5File& file, Hdf5File::SeriesId velocity, Hdf5File::SeriesId depth, std::size_t from,
+                   std::size_t to) {
+  for (std::size_t row = from; row < to; ++row) {
+    append_matrix_rows(file, velocity, row, row + 1);
+    append_scalar_rows(file, depth, row, row + 1);
+    file.sync();
+  }
+}
+
 // Minimal read-only access through the HDF5 C API, independent of the class under test.
 class Reader {
  public:
@@ -447,9 +458,7 @@ TEST_CASE("hdf5_file: a copy taken at any moment opens with every dataset at its
   file.flush();  // the structure
   std::size_t committed = 0;
   for (std::size_t row = 0; row < 3100; ++row) {
-    append_matrix_rows(file, velocity, row, row + 1);
-    append_scalar_rows(file, depth, row, row + 1);
-    file.sync();
+    append_synced(file, velocity, depth, row, row + 1);
     // A chunk filled: the previous one, encoded meanwhile, was written, and sync committed it.
     if ((row + 1) % 1024 == 0) committed = row + 1 - 1024;
     if (row == 0 || row == 1022 || row == 1023 || row == 1024 || row == 2046 || row == 2047 || row == 3099) {
@@ -478,9 +487,7 @@ void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions option
   const auto depth = file.add_series("/depth", 1, "m", "depth");
   file.flush();
   for (std::size_t row = 0; row < rows; ++row) {
-    append_matrix_rows(file, velocity, row, row + 1);
-    append_scalar_rows(file, depth, row, row + 1);
-    file.sync();
+    append_synced(file, velocity, depth, row, row + 1);
     if (row == 700 && !copy_at_row_700.empty()) snapshot(path, copy_at_row_700);
     if (std::find(flush_after.begin(), flush_after.end(), row + 1) != flush_after.end()) file.flush();
   }
@@ -750,13 +757,7 @@ TEST_CASE("hdf5_file: killed at any write of a flush, a fill or the close, the f
   const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
   const auto depth = file.add_series("/depth", 1, "m", "depth");
   file.flush();
-  const auto rows = [&](std::size_t from, std::size_t to) {
-    for (std::size_t row = from; row < to; ++row) {
-      append_matrix_rows(file, velocity, row, row + 1);
-      append_scalar_rows(file, depth, row, row + 1);
-      file.sync();
-    }
-  };
+  const auto rows = [&](std::size_t from, std::size_t to) { append_synced(file, velocity, depth, from, to); };
   rows(0, 1300);  // at 1024 the first chunk goes to the encoder
   // Its chunk, committed, then rows 1024–1299 stored raw, committed.
   check_killed_during(path, dir, [&] { file.flush(); }, {0, 1024, 1300});
@@ -783,13 +784,7 @@ TEST_CASE("hdf5_file: killed at any write of a timed commit that finds a chunk a
     const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
     const auto depth = file.add_series("/depth", 1, "m", "depth");
     file.flush();
-    const auto rows = [&](std::size_t from, std::size_t to) {
-      for (std::size_t row = from; row < to; ++row) {
-        append_matrix_rows(file, velocity, row, row + 1);
-        append_scalar_rows(file, depth, row, row + 1);
-        file.sync();
-      }
-    };
+    const auto rows = [&](std::size_t from, std::size_t to) { append_synced(file, velocity, depth, from, to); };
     rows(0, 1024);
     if (timed) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1100));
@@ -941,11 +936,7 @@ TEST_CASE("hdf5_file: root attributes that exist from the first commit can be se
   const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
   const auto depth = file.add_series("/depth", 1, "m", "depth");
   file.flush();
-  for (std::size_t row = 0; row < 1500; ++row) {
-    append_matrix_rows(file, velocity, row, row + 1);
-    append_scalar_rows(file, depth, row, row + 1);
-    file.sync();
-  }
+  append_synced(file, velocity, depth, 0, 1500);
   check_killed_during(path, dir, [&] {
     file.set_root_attribute("warnings", std::string(3000, 'w'));
     file.set_root_attribute("status", "completed");
