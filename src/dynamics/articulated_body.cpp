@@ -34,8 +34,7 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
   pa += Ia * s.c;
   if (body.parent < 0) return;
   BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
-  const int axis = body.joint.rotation_axis;
-  parent.IA += axis >= 0 ? spatial::inertia_to_parent_about_axis(axis, s.X_PB, Ia) : spatial::inertia_to_parent(s.X_PB, Ia);
+  spatial::add_inertia_to_parent(body.joint.rotation_axis, s.X_PB, Ia, parent.IA);
   parent.pA += spatial::force_to_parent(s.X_PB, pa);
 }
 

@@ -20,21 +20,46 @@
 //   the joint actually sees, so the limit is equally firm for a finger and a vehicle-sized link.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include "dynamics/model.h"
 
 namespace uwsim::dynamics {
 
 constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
+// Defined here, inline: the articulated-body pass calls each of them for every joint at every
+// evaluation, and they are a few instructions each.
+
 // `actuation`: the joint's actuator at this evaluation (JointActuator::actuation).
-double applied_effort(const dynamics::Joint& joint, const actuation::JointActuation& actuation);
+inline double applied_effort(const dynamics::Joint& joint, const actuation::JointActuation& actuation) {
+  return std::clamp(joint.effort + actuation.drive, -joint.max_effort, joint.max_effort);
+}
+
 // Dry friction of magnitude `coulomb` ≥ 0 at rate qd, regularised: coulomb·tanh(q̇/ε) with
 // ε = max(kFrictionSpeedScale, coulomb/(D·ω)) (above). The one place both the joint's and a
 // motor's dry friction are regularised.
-double regularised_friction(double coulomb, double qd, double D, double omega);
-double actuator_passive_force(const actuation::JointActuation& actuation, double qd, double D, double omega);
+inline double regularised_friction(double coulomb, double qd, double D, double omega) {
+  return coulomb * std::tanh(qd / std::max(kFrictionSpeedScale, coulomb / (D * omega)));
+}
+
+inline double actuator_passive_force(const actuation::JointActuation& a, double qd, double D, double omega) {
+  double force = -a.viscous * qd;
+  if (a.coulomb > 0.0) force -= regularised_friction(a.coulomb, qd, D, omega);
+  return force;
+}
+
 // Damping and friction; D and omega as for the limits.
-double passive_joint_force(const dynamics::Joint& joint, double qd, double D, double omega);
-double limit_force(const dynamics::Joint& joint, double q, double qd, double D, double omega);
+inline double passive_joint_force(const dynamics::Joint& joint, double qd, double D, double omega) {
+  if (joint.friction == 0.0) return -joint.damping * qd;
+  return -joint.damping * qd - regularised_friction(joint.friction, qd, D, omega);
+}
+
+inline double limit_force(const dynamics::Joint& joint, double q, double qd, double D, double omega) {
+  if (q > joint.upper) return std::min(0.0, D * (-omega * omega * (q - joint.upper) - 2.0 * omega * qd));
+  if (q < joint.lower) return std::max(0.0, D * (-omega * omega * (q - joint.lower) - 2.0 * omega * qd));
+  return 0.0;
+}
 
 }  // namespace uwsim::dynamics

@@ -71,11 +71,13 @@ inline Mat3 rotate_block(const Mat3& R, const Mat6& I, int row0, int col0) {
   return out;
 }
 
-// R·M·Rᵀ of the 3×3 block at (row0, col0) for R a rotation about coordinate axis k with
-// R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s ((i, j, k) cyclic): rows i and j mix, then
-// columns i and j; row and column k stay. 36 flops instead of 90.
-inline Mat3 rotate_block_about_axis(int k, double c, double s, const Mat6& I, int row0, int col0) {
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
+// R·M·Rᵀ of the 3×3 block at (row0, col0) for R a rotation about coordinate axis K with
+// R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s ((i, j, K) cyclic): rows i and j mix, then
+// columns i and j; row and column K stay. 36 flops instead of 90. K is a template argument so
+// that every index is known to the compiler and the block stays in registers.
+template <int K>
+inline Mat3 rotate_block_about_axis(double c, double s, const Mat6& I, int row0, int col0) {
+  constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
   Mat3 T = I.block<3, 3>(row0, col0);
   for (int col = 0; col < 3; ++col) {
     const double a = T(i, col), b = T(j, col);
@@ -94,7 +96,10 @@ inline Mat3 rotate_block_about_axis(int k, double c, double s, const Mat6& I, in
 // A's origin at p [RBDA eq. 2.66 with R = 1]: with S = S(p) and E = B + S C,
 //   [A + S Bᵀ − E S,  E;  Eᵀ,  C]
 // (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed, then mirrored.
-inline Mat6 shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C) {
+// With Add, the result is added to I_A (the articulated-body pass sums children into their
+// parent): no 6×6 temporary.
+template <bool Add>
+inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C, Mat6& I_A) {
   Mat3 E;  // B + S C, column by column: S c = p × c
   for (int k = 0; k < 3; ++k) E.col(k) = B.col(k) + p.cross(Vec3(C.col(k)));
   // (S Bᵀ)(i, j) = (p × B.row(j))_i and (E S)(i, j) = (E.row(i) × p)_j
@@ -103,13 +108,41 @@ inline Mat6 shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
     SBt.col(k) = p.cross(Vec3(B.row(k).transpose()));
     ES.row(k) = Vec3(E.row(k).transpose()).cross(p).transpose();
   }
-  Mat6 I_A;
+  const auto put = [&I_A](int i, int j, double v) {
+    if constexpr (Add) v += I_A(i, j);
+    I_A(i, j) = I_A(j, i) = v;
+  };
   for (int i = 0; i < 3; ++i) {
-    for (int j = i; j < 3; ++j) I_A(i, j) = I_A(j, i) = A(i, j) + SBt(i, j) - ES(i, j);
-    for (int j = 0; j < 3; ++j) I_A(i, 3 + j) = I_A(3 + j, i) = E(i, j);
-    for (int j = i; j < 3; ++j) I_A(3 + i, 3 + j) = I_A(3 + j, 3 + i) = C(i, j);
+    for (int j = i; j < 3; ++j) put(i, j, A(i, j) + SBt(i, j) - ES(i, j));
+    for (int j = 0; j < 3; ++j) put(i, 3 + j, E(i, j));
+    for (int j = i; j < 3; ++j) put(3 + i, 3 + j, C(i, j));
   }
-  return I_A;
+}
+
+template <int K, bool Add>
+inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, const Mat6& I_B, Mat6& I_A) {
+  shift_inertia<Add>(p, rotate_block_about_axis<K>(c, s, I_B, 0, 0), rotate_block_about_axis<K>(c, s, I_B, 0, 3),
+                     rotate_block_about_axis<K>(c, s, I_B, 3, 3), I_A);
+}
+
+template <bool Add>
+inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const double c = X_AB.R(i, i), s = X_AB.R(j, i);
+  // (A diverging state's NaN angle is let through: the divergence watch reports it.)
+  assert(!std::isfinite(c + s) || (X_AB.R(k, k) == 1.0 && X_AB.R(j, j) == c && X_AB.R(i, j) == -s));
+  switch (k) {
+    case 0: return inertia_to_parent_about_axis<0, Add>(c, s, X_AB.p, I_B, I_A);
+    case 1: return inertia_to_parent_about_axis<1, Add>(c, s, X_AB.p, I_B, I_A);
+    default: return inertia_to_parent_about_axis<2, Add>(c, s, X_AB.p, I_B, I_A);
+  }
+}
+
+template <bool Add>
+inline void inertia_to_parent(const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+  const Mat3& R = X_AB.R;
+  shift_inertia<Add>(X_AB.p, rotate_block<true>(R, I_B, 0, 0), rotate_block<false>(R, I_B, 0, 3),
+                     rotate_block<true>(R, I_B, 3, 3), I_A);
 }
 
 }  // namespace detail
@@ -120,22 +153,26 @@ inline Mat6 shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
 // what symmetry leaves free is computed: about a third of the work of the two dense 6×6
 // products (tested against them).
 inline Mat6 inertia_to_parent(const Pose& X_AB, const Mat6& I_B) {
-  const Mat3& R = X_AB.R;
-  return detail::shift_inertia(X_AB.p, detail::rotate_block<true>(R, I_B, 0, 0),
-                               detail::rotate_block<false>(R, I_B, 0, 3), detail::rotate_block<true>(R, I_B, 3, 3));
+  Mat6 I_A;
+  detail::inertia_to_parent<false>(X_AB, I_B, I_A);
+  return I_A;
 }
 
 // The same for a pose whose rotation is about coordinate axis k (X_AB.R e_k = e_k, in the form
 // Joint::rotation_axis guarantees): a joint about a frame axis with no rotation in its origin,
 // the common case. Each block turns by a plane rotation read from R: 36 flops, not 90.
 inline Mat6 inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B) {
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double c = X_AB.R(i, i), s = X_AB.R(j, i);
-  // (A diverging state's NaN angle is let through: the divergence watch reports it.)
-  assert(!std::isfinite(c + s) || (X_AB.R(k, k) == 1.0 && X_AB.R(j, j) == c && X_AB.R(i, j) == -s));
-  return detail::shift_inertia(X_AB.p, detail::rotate_block_about_axis(k, c, s, I_B, 0, 0),
-                               detail::rotate_block_about_axis(k, c, s, I_B, 0, 3),
-                               detail::rotate_block_about_axis(k, c, s, I_B, 3, 3));
+  Mat6 I_A;
+  detail::inertia_to_parent_about_axis<false>(k, X_AB, I_B, I_A);
+  return I_A;
+}
+
+// I_A += ᴮX_Aᵀ · I_B · ᴮX_A, by the plane rotation when axis ≥ 0 (the joint's
+// Joint::rotation_axis), by the general rotation otherwise: how a child's articulated inertia
+// joins its parent's.
+inline void add_inertia_to_parent(int axis, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+  if (axis >= 0) detail::inertia_to_parent_about_axis<true>(axis, X_AB, I_B, I_A);
+  else detail::inertia_to_parent<true>(X_AB, I_B, I_A);
 }
 
 }  // namespace uwsim::spatial

@@ -96,7 +96,7 @@ TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces 
   CHECK(std::abs(f_B.dot(motion_to_child(X_AB, v_A)) - force_to_parent(X_AB, f_B).dot(v_A)) < 1e-14);
 }
 
-TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A for rotations about each frame axis") {
+TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A for rotations about each frame axis, and add_inertia_to_parent adds it") {
   Mat6 L = Mat6::Zero();  // dense lower triangle: I_B = L Lᵀ has no zero entry to hide a wrong term
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c <= r; ++c) L(r, c) = r == c ? 1.0 + 0.1 * r : 0.05 * (r + 1) - 0.13 * c;
@@ -113,6 +113,14 @@ TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A f
         const Mat6 dense = X.transpose() * I_B * X;
         CHECK((inertia_to_parent_about_axis(k, X_AB, I_B) - dense).norm() < 1e-14);
         CHECK((inertia_to_parent(X_AB, I_B) - dense).norm() < 1e-14);
+        // The articulated-body pass adds into the parent's inertia: both routes must add to
+        // what is there, every entry (a symmetric one, as a parent's is).
+        const Mat6 parent = I_B + 2.0 * Mat6::Identity();
+        for (int axis : {k, -1}) {
+          Mat6 sum = parent;
+          add_inertia_to_parent(axis, X_AB, I_B, sum);
+          CHECK((sum - (parent + dense)).norm() < 1e-14);
+        }
       }
     }
   }
