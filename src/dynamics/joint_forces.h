@@ -27,9 +27,9 @@
 
 namespace uwsim::dynamics {
 
-constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
+inline constexpr double kFrictionSpeedScale = 1e-3;  // the smallest ε above
 
-// Defined here, inline: the articulated-body pass calls each of them for every joint at every
+// Defined here, inline: the articulated-body pass calls them for every joint at every
 // evaluation, and they are a few instructions each.
 
 // `actuation`: the joint's actuator at this evaluation (JointActuator::actuation).

@@ -74,7 +74,7 @@ struct Joint {
   // k if R_PC(q) turns about the coordinate axis e_k for every q, exactly: row and column k of
   // every Cₘ are those of the identity (C0) or zero, and the (i, j) plane keeps a rotation's
   // form (equal diagonal, opposite off-diagonal). Then an inertia moves to the parent by a
-  // plane rotation (spatial::inertia_to_parent_about_axis). Typical of a revolute joint whose
+  // plane rotation (spatial::add_inertia_to_parent). Typical of a revolute joint whose
   // origin has no rotation, or one about the joint's own axis, and whose axis is a frame axis;
   // a fixed or prismatic joint whose origin has no rotation gets 2 (its R_PC is the identity).
   // −1 otherwise (DH/MDH placements with α ≠ 0, tilted axes).

@@ -97,7 +97,9 @@ inline Mat3 rotate_block_about_axis(double c, double s, const Mat6& I, int row0,
 //   [A + S Bᵀ − E S,  E;  Eᵀ,  C]
 // (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed, then mirrored.
 // With Add, the result is added to I_A (the articulated-body pass sums children into their
-// parent): no 6×6 temporary.
+// parent): no 6×6 temporary. Each entry, lower triangle included, is added to what is there, as
+// I_A += result would: I_A need not be symmetric to the bit (a rigid-body inertia m·S·S with
+// two nonzero centre-of-gravity coordinates may not be).
 template <bool Add>
 inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C, Mat6& I_A) {
   Mat3 E;  // B + S C, column by column: S c = p × c
@@ -109,8 +111,12 @@ inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
     ES.row(k) = Vec3(E.row(k).transpose()).cross(p).transpose();
   }
   const auto put = [&I_A](int i, int j, double v) {
-    if constexpr (Add) v += I_A(i, j);
-    I_A(i, j) = I_A(j, i) = v;
+    if constexpr (Add) {
+      I_A(i, j) += v;
+      if (i != j) I_A(j, i) += v;
+    } else {
+      I_A(i, j) = I_A(j, i) = v;
+    }
   };
   for (int i = 0; i < 3; ++i) {
     for (int j = i; j < 3; ++j) put(i, j, A(i, j) + SBt(i, j) - ES(i, j));
@@ -127,6 +133,7 @@ inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, cons
 
 template <bool Add>
 inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+  assert(k >= 0 && k < 3);  // Joint::rotation_axis: 0, 1 or 2 here (−1 takes the general route)
   const int i = (k + 1) % 3, j = (k + 2) % 3;
   const double c = X_AB.R(i, i), s = X_AB.R(j, i);
   // (A diverging state's NaN angle is let through: the divergence watch reports it.)
@@ -134,7 +141,7 @@ inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_
   switch (k) {
     case 0: return inertia_to_parent_about_axis<0, Add>(c, s, X_AB.p, I_B, I_A);
     case 1: return inertia_to_parent_about_axis<1, Add>(c, s, X_AB.p, I_B, I_A);
-    default: return inertia_to_parent_about_axis<2, Add>(c, s, X_AB.p, I_B, I_A);
+    default: return inertia_to_parent_about_axis<2, Add>(c, s, X_AB.p, I_B, I_A);  // k == 2
   }
 }
 

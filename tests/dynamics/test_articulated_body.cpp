@@ -109,7 +109,7 @@ TEST_CASE("aba: accelerations equal H⁻¹(τ − h) from CRBA and RNEA on rando
 
 TEST_CASE("aba: joints about frame axes (the plane-rotation inertia shift) agree with CRBA and RNEA") {
   // Origins without rotation and axes ±x, ±y, ±z: ABA moves these joints' articulated inertias
-  // by spatial::inertia_to_parent_about_axis; CRBA uses the general shift throughout.
+  // by the plane rotation (spatial::add_inertia_to_parent); CRBA uses the general shift throughout.
   test::RandomBodies rnd(11);
   const Eigen::Vector3d axes[] = {Eigen::Vector3d::UnitX(), -Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ(),
                                   -Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(), -Eigen::Vector3d::UnitZ()};

@@ -114,8 +114,11 @@ TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A f
         CHECK((inertia_to_parent_about_axis(k, X_AB, I_B) - dense).norm() < 1e-14);
         CHECK((inertia_to_parent(X_AB, I_B) - dense).norm() < 1e-14);
         // The articulated-body pass adds into the parent's inertia: both routes must add to
-        // what is there, every entry (a symmetric one, as a parent's is).
-        const Mat6 parent = I_B + 2.0 * Mat6::Identity();
+        // what is there, every entry. The parent here is made far from symmetric, so that an
+        // addition that mirrors its upper triangle (a parent's inertia is symmetric only to
+        // within rounding) fails.
+        Mat6 parent = I_B + 2.0 * Mat6::Identity();
+        parent(4, 1) += 0.5, parent(2, 0) -= 0.25, parent(5, 3) += 0.125;
         for (int axis : {k, -1}) {
           Mat6 sum = parent;
           add_inertia_to_parent(axis, X_AB, I_B, sum);
