@@ -43,10 +43,11 @@
 //
 // Timed commits: sync() also commits when the oldest row not yet committed (in a partial chunk
 // or at the encoder) came `flush_interval` of wall time ago, so a run killed outright loses at
-// most that much (and the sample in progress). Their timing would make the file's layout depend on the wall clock; a file that
-// had any is rewritten at close() by replaying the sequence of calls without them, so that it
-// is byte for byte the file an undisturbed run writes. (If that rewrite fails, the file is
-// kept as it is — complete and valid, but not canonical: see canonical().)
+// most that much (and the sample in progress). Their timing would make the file's layout
+// depend on the wall clock; a file that had any is rewritten at close() by replaying the
+// sequence of calls without them, so that it is byte for byte the file an undisturbed run
+// writes. (If that rewrite fails, the file is kept as it is — complete and valid, but not
+// canonical: see canonical().)
 //
 // Full disks: space is reserved ahead of the file (space_reservation.h), so that running out
 // of it stops the writing before a chunk, with room left to finish the file with close().

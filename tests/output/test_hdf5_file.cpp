@@ -72,6 +72,17 @@ void append_scalar_rows(Hdf5File& file, Hdf5File::SeriesId id, std::size_t from,
   }
 }
 
+// A flush interval no test lasts: the file has no timed commits.
+constexpr std::chrono::milliseconds kNoTimedCommits = std::chrono::hours(24);
+
+// The two series most tests write, as a run's velocity and depth.
+struct VelocityAndDepth {
+  Hdf5File::SeriesId velocity, depth;
+};
+VelocityAndDepth add_velocity_and_depth(Hdf5File& file) {
+  return {file.add_series("/velocity", 6, "m/s", "velocity"), file.add_series("/depth", 1, "m", "depth")};
+}
+
 // Rows [from, to) of a velocity and a depth series, with a sync after each, as the recorder
 // appends a sample.
 void append_synced(Hdf5File& file, Hdf5File::SeriesId velocity, Hdf5File::SeriesId depth, std::size_t from,
@@ -311,8 +322,7 @@ TEST_CASE("hdf5_file: appends after a mid-chunk flush continue correctly") {
   const std::string path = dir.file("flushed.h5");
   {
     Hdf5File file(path);
-    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    const auto [velocity, depth] = add_velocity_and_depth(file);
     append_matrix_rows(file, velocity, 0, 1500);
     append_scalar_rows(file, depth, 0, 1500);
     file.flush();
@@ -483,8 +493,7 @@ void write_synced(const std::string& path, uwsim::output::Hdf5FileOptions option
                   std::size_t rows = 2600, const std::vector<std::size_t>& flush_after = {}) {
   Hdf5File file(path, options);
   file.set_root_attribute("status", "running");
-  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  const auto [velocity, depth] = add_velocity_and_depth(file);
   file.flush();
   for (std::size_t row = 0; row < rows; ++row) {
     append_synced(file, velocity, depth, row, row + 1);
@@ -503,7 +512,7 @@ TEST_CASE("hdf5_file: timed commits put partial chunks on disk, and the closed f
   uwsim::output::Hdf5FileOptions every_sync;
   every_sync.flush_interval = std::chrono::milliseconds(0);  // a timed commit at every sync
   uwsim::output::Hdf5FileOptions never;
-  never.flush_interval = std::chrono::hours(24);
+  never.flush_interval = kNoTimedCommits;
   const std::string timed = dir.file("timed.h5"), untimed = dir.file("untimed.h5"), copy = dir.file("copy.h5");
   write_synced(timed, every_sync, copy);
   write_synced(untimed, never);
@@ -528,7 +537,7 @@ TEST_CASE("hdf5_file: with flushes in mid-chunk, before and after a chunk the en
   uwsim::output::Hdf5FileOptions every_sync;
   every_sync.flush_interval = std::chrono::milliseconds(0);
   uwsim::output::Hdf5FileOptions never;
-  never.flush_interval = std::chrono::hours(24);
+  never.flush_interval = kNoTimedCommits;
   const std::vector<std::size_t> flushes = {500, 1300, 2048, 2100, 3500};
   const std::string timed = dir.file("timed.h5"), untimed = dir.file("untimed.h5");
   write_synced(timed, every_sync, "", 5200, flushes);
@@ -544,8 +553,7 @@ TEST_CASE("hdf5_file: after a failure in the middle of a row set, limit_rows sho
   const std::string path = dir.file("limited.h5");
   {
     Hdf5File file(path);
-    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    const auto [velocity, depth] = add_velocity_and_depth(file);
     append_matrix_rows(file, velocity, 0, 1030);
     append_scalar_rows(file, depth, 0, 1029);  // the 1030th row never came
     file.limit_rows(1029);
@@ -752,10 +760,9 @@ TEST_CASE("hdf5_file: killed at any write of a flush, a fill or the close, the f
   TempDir dir;
   const std::string path = dir.file("untimed.h5");
   uwsim::output::Hdf5FileOptions options;
-  options.flush_interval = std::chrono::hours(24);
+  options.flush_interval = kNoTimedCommits;
   Hdf5File file(path, options);
-  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  const auto [velocity, depth] = add_velocity_and_depth(file);
   file.flush();
   const auto rows = [&](std::size_t from, std::size_t to) { append_synced(file, velocity, depth, from, to); };
   rows(0, 1300);  // at 1024 the first chunk goes to the encoder
@@ -779,10 +786,9 @@ TEST_CASE("hdf5_file: killed at any write of a timed commit that finds a chunk a
   const std::string path = dir.file("timed.h5"), untimed = dir.file("untimed.h5");
   for (const bool timed : {true, false}) {
     uwsim::output::Hdf5FileOptions options;
-    options.flush_interval = timed ? std::chrono::milliseconds(1000) : std::chrono::hours(24);
+    options.flush_interval = timed ? std::chrono::milliseconds(1000) : kNoTimedCommits;
     Hdf5File file(timed ? path : untimed, options);
-    const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-    const auto depth = file.add_series("/depth", 1, "m", "depth");
+    const auto [velocity, depth] = add_velocity_and_depth(file);
     file.flush();
     const auto rows = [&](std::size_t from, std::size_t to) { append_synced(file, velocity, depth, from, to); };
     rows(0, 1024);
@@ -811,11 +817,10 @@ TEST_CASE("hdf5_file: after a chunk write that fails in the middle of a sample, 
   TempDir dir;
   const std::string path = dir.file("failed.h5");
   uwsim::output::Hdf5FileOptions options;
-  options.flush_interval = std::chrono::hours(24);
+  options.flush_interval = kNoTimedCommits;
   options.reserve_space = false;  // the write itself fails, as on a filesystem without reservations
   Hdf5File file(path, options);
-  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  const auto [velocity, depth] = add_velocity_and_depth(file);
   const auto heading = file.add_series("/heading", 1, "rad", "heading");
   file.flush();
   for (std::size_t row = 0; row < 3071; ++row) {
@@ -850,8 +855,7 @@ TEST_CASE("hdf5_file: a run killed at any sample loses at most the rows of the l
   options.flush_interval = std::chrono::milliseconds(200);
   options.expected_rows = 8;
   Hdf5File file(path, options);
-  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  const auto [velocity, depth] = add_velocity_and_depth(file);
   file.flush();
   using Clock = std::chrono::steady_clock;
   std::vector<Clock::time_point> appended;
@@ -895,7 +899,7 @@ TEST_CASE("hdf5_file: random runs of appends, syncs and flushes rewrite their ti
     const auto write = [&](const std::string& path, bool timed) {
       uwsim::output::Hdf5FileOptions options;
       options.expected_rows = expected;
-      options.flush_interval = timed ? std::chrono::milliseconds(0) : std::chrono::hours(24);
+      options.flush_interval = timed ? std::chrono::milliseconds(0) : kNoTimedCommits;
       Hdf5File file(path, options);
       std::vector<Hdf5File::SeriesId> ids(first_row.size());
       const auto declare = [&](std::size_t i) {
@@ -929,12 +933,11 @@ TEST_CASE("hdf5_file: root attributes that exist from the first commit can be se
   TempDir dir;
   const std::string path = dir.file("attributes_at_close.h5");
   uwsim::output::Hdf5FileOptions options;
-  options.flush_interval = std::chrono::hours(24);
+  options.flush_interval = kNoTimedCommits;
   Hdf5File file(path, options);
   file.set_root_attribute("status", "running");
   file.set_root_attribute("warnings", "");
-  const auto velocity = file.add_series("/velocity", 6, "m/s", "velocity");
-  const auto depth = file.add_series("/depth", 1, "m", "depth");
+  const auto [velocity, depth] = add_velocity_and_depth(file);
   file.flush();
   append_synced(file, velocity, depth, 0, 1500);
   check_killed_during(path, dir, [&] {
