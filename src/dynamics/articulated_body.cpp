@@ -28,8 +28,10 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
                   passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
     s.u = s.tau_total - act.bias - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
-    Ia.noalias() -= s.U * (s.U / s.D).transpose();
-    pa += s.U * (s.u / s.D);
+    s.U_over_D = s.U / s.D;  // once: the rank-one update would otherwise divide per entry
+    s.u_over_D = s.u / s.D;
+    Ia.noalias() -= s.U * s.U_over_D.transpose();
+    pa += s.U * s.u_over_D;
   }
   pa += Ia * s.c;
   if (body.parent < 0) return;
@@ -50,7 +52,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
                                          : Vec6::Zero();
   s.A_WB_B = spatial::motion_to_child(s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {
-    s.qdd = (s.u - s.U.dot(s.A_WB_B)) / s.D;
+    s.qdd = s.u_over_D - s.U_over_D.dot(s.A_WB_B);  // (u − Uᵀa)/D, no division on the chain
     s.A_WB_B += body.joint.S_C * s.qdd;
   }
 }

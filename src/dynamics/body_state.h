@@ -22,6 +22,8 @@ struct BodyState {
   Vec6 pA;
   Vec6 U;
   double D = 0.0, u = 0.0;
+  Vec6 U_over_D;         // U/D and u/D, for the rank-one update and pass 3
+  double u_over_D = 0.0;
   double tau = 0.0;      // applied joint effort (after saturation), without friction and limits
   double tau_total = 0.0;  // everything the joint transmits along S: effort, damping, friction, limit
   double qdd = 0.0;      // joint acceleration

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>  // cross products
 #include <cmath>
+#include <limits>
 
 namespace uwsim::spatial {
 
@@ -68,33 +69,37 @@ inline Mat6 rigid_body_inertia(double m, const Vec3& p_BoBcm_B, const Mat3& I_Bc
   return M;
 }
 
-// x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia), by Cholesky
-// A = L Lᵀ with fixed trip counts the compiler unrolls: several times cheaper than the generic
-// factorisation for this one size, and it is in the step path of every floating base.
+// x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia), by A = L·diag(d)·Lᵀ
+// with unit lower L and fixed trip counts the compiler unrolls: several times cheaper than the
+// generic factorisation for this one size, and it is in the step path of every floating base.
+// No square root, and the six pivots are inverted once: the solves only multiply, so no
+// division lies on their dependency chains. A pivot that is not positive (A not positive
+// definite, or NaN) gives NaN, for the divergence watch to report, as a Cholesky factor would.
 inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
-  double L[6][6] = {};
+  double L[6][6], Ld[6][6];  // below the diagonal: L(i, j) and L(i, j)·d_j
+  double inv_d[6];
   for (int j = 0; j < 6; ++j) {
     double d = A(j, j);
-    for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
-    L[j][j] = std::sqrt(d);
-    const double inv = 1.0 / L[j][j];
+    for (int k = 0; k < j; ++k) d -= L[j][k] * Ld[j][k];
+    inv_d[j] = d > 0.0 ? 1.0 / d : std::numeric_limits<double>::quiet_NaN();
     for (int i = j + 1; i < 6; ++i) {
       double v = A(i, j);
-      for (int k = 0; k < j; ++k) v -= L[i][k] * L[j][k];
-      L[i][j] = v * inv;
+      for (int k = 0; k < j; ++k) v -= L[i][k] * Ld[j][k];
+      Ld[i][j] = v;
+      L[i][j] = v * inv_d[j];
     }
   }
-  Vec6 y;
+  Vec6 y;  // L y = b
   for (int i = 0; i < 6; ++i) {
     double v = b[i];
     for (int k = 0; k < i; ++k) v -= L[i][k] * y[k];
-    y[i] = v / L[i][i];
+    y[i] = v;
   }
-  Vec6 x;
+  Vec6 x;  // Lᵀ x = diag(d)⁻¹ y
   for (int i = 5; i >= 0; --i) {
-    double v = y[i];
+    double v = y[i] * inv_d[i];
     for (int k = i + 1; k < 6; ++k) v -= L[k][i] * x[k];
-    x[i] = v / L[i][i];
+    x[i] = v;
   }
   return x;
 }
