@@ -138,3 +138,16 @@ TEST_CASE("spatial: solve_spd6 solves a symmetric positive-definite 6×6 system 
   CHECK((solve_spd6(A, b) - A.llt().solve(b)).norm() < 1e-13);
   CHECK((A * solve_spd6(A, b) - b).norm() < 1e-13);
 }
+
+TEST_CASE("spatial: solve_spd6 answers NaN for a matrix that is not positive definite") {
+  // An articulated inertia that lost positive definiteness is a diverging state: the answer
+  // must be NaN, for the divergence watch, as a Cholesky factor's square root gives, not a
+  // finite solution of an indefinite system.
+  Mat6 A = Mat6::Identity();
+  A(2, 2) = -1.0;
+  A(4, 2) = A(2, 4) = 0.3;
+  const Vec6 b = (Vec6() << 1.0, -2.0, 0.5, 3.0, -1.5, 0.25).finished();
+  CHECK(solve_spd6(A, b).array().isNaN().all());
+  A(2, 2) = 0.0;  // singular, positive semi-definite only
+  CHECK(solve_spd6(A, b).array().isNaN().all());
+}
