@@ -27,8 +27,9 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
       const Vec6 joint_velocity = body.joint.S_C * qd;
       if (body.parent >= 0) {
         const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
-        s.X_WB = parent.X_WB * s.X_PB;
-        V_WB_B = spatial::motion_to_child(s.X_PB, parent.motion.V_WB_B) + joint_velocity;
+        const int k = body.joint.rotation_axis;
+        s.X_WB = k >= 0 ? spatial::compose_about_axis(parent.X_WB, k, s.X_PB) : parent.X_WB * s.X_PB;
+        V_WB_B = spatial::motion_to_child(k, s.X_PB, parent.motion.V_WB_B) + joint_velocity;
       } else {
         s.X_WB = s.X_PB;
         V_WB_B = joint_velocity;

@@ -94,6 +94,33 @@ TEST_CASE("joint placement: origin + axis turns about the axis through the joint
   }
 }
 
+TEST_CASE("joint placement: a revolute joint about a frame axis (the plane-rotation route) turns as the full formula and as Eigen's geometry") {
+  // pose_in_parent builds R from two entries when Joint::rotation_axis ≥ 0; the full sum
+  // C0 + sin q·C1 + (1 − cos q)·C2 is what it stands for, and must agree to the bit.
+  const Vector3d axes[3] = {Vector3d::UnitX(), Vector3d::UnitY(), Vector3d::UnitZ()};
+  for (int k = 0; k < 3; ++k) {
+    for (double sign : {1.0, -1.0}) {
+      model::JointSpec j;
+      j.name = kJoint, j.parent = kParent, j.child = kChild;
+      j.placement.xyz = Vector3d(0.2, -0.1, 0.05);
+      j.placement.rpy = 0.3 * axes[k];  // an origin turned about the same axis keeps the form
+      j.placement.axis = sign * axes[k];
+      scenario::Scenario s = test::scenario_with({test::plain_body(kParent), test::plain_body(kChild)}, 1.0);
+      s.joints = {j};
+      const dynamics::Joint joint = model::build_model(s).bodies[1].joint;
+      REQUIRE(joint.rotation_axis == k);
+      for (double q : {-2.0, 0.0, 0.5, 3.0}) {
+        const spatial::Pose X = joint.pose_in_parent(q);
+        const Eigen::Matrix3d full = joint.C0 + std::sin(q) * joint.C1 + (1.0 - std::cos(q)) * joint.C2;
+        CHECK((X.R.array() == full.array()).all());
+        const Eigen::Matrix3d expected = (AngleAxisd(0.3, axes[k]) * AngleAxisd(sign * q, axes[k])).toRotationMatrix();
+        CHECK((X.R - expected).norm() < 1e-14);
+        CHECK((X.p - j.placement.xyz).norm() < 1e-15);
+      }
+    }
+  }
+}
+
 TEST_CASE("joint placement: the motion subspace S is the joint's twist seen from the child") {
   // Finite difference of the child pose: ω and v of C relative to P, in C, per unit q̇.
   model::JointSpec j;
