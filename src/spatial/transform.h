@@ -9,6 +9,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <type_traits>
 
 #include "spatial/spatial.h"
 
@@ -34,35 +35,6 @@ inline Mat3 rotation_rpy(const Vec3& rpy) {
          rotation_about(Vec3::UnitX(), rpy.x());
 }
 
-// A rotation about coordinate axis k in the form Joint::rotation_axis guarantees: with (i, j, k)
-// cyclic, R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s, R(k, k) = 1, the rest zero.
-inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
-  assert(k >= 0 && k < 3);
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  Mat3 R = Mat3::Zero();
-  R(k, k) = 1.0;
-  R(i, i) = R(j, j) = c;
-  R(j, i) = s;
-  R(i, j) = -s;
-  return R;
-}
-
-// X_AC = X_AB · X_BC for R_BC a rotation about coordinate axis k (the form above, c and s read
-// from R_BC): columns i and j of R_AB mix, column k stays. 18 flops for the rotation, not 45;
-// the terms the dense product adds besides are exact zeros, so without fused multiply-adds
-// (the portable build) the result is the dense product's to the bit.
-inline Pose compose_about_axis(const Pose& X_AB, int k, const Pose& X_BC) {
-  assert(k >= 0 && k < 3);
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double c = X_BC.R(i, i), s = X_BC.R(j, i);
-  Pose X_AC;
-  X_AC.R.col(i) = X_AB.R.col(i) * c + X_AB.R.col(j) * s;
-  X_AC.R.col(j) = X_AB.R.col(i) * -s + X_AB.R.col(j) * c;
-  X_AC.R.col(k) = X_AB.R.col(k);
-  X_AC.p = X_AB.p + X_AB.R * X_BC.p;
-  return X_AC;
-}
-
 // A motion vector (velocity, acceleration, joint axis) given in A, expressed in B.
 inline Vec6 motion_to_child(const Pose& X_AB, const Vec6& m_A) {
   const Vec3 w = angular(m_A);
@@ -75,39 +47,96 @@ inline Vec6 force_to_parent(const Pose& X_AB, const Vec6& f_B) {
   return make_spatial(X_AB.R * angular(f_B) + X_AB.p.cross(f_A), f_A);
 }
 
-// The same two for a pose whose rotation is about coordinate axis k ≥ 0 (the form of
-// rotation_about_coordinate_axis; Joint::rotation_axis), k < 0 taking the general route. Each
-// rotation of a 3-vector mixes two coordinates: 6 flops, not 15; the dense product's other
-// terms are exact zeros, so the result is the same (to the bit without fused multiply-adds).
+// Rotations about a coordinate axis k, in the form Joint::rotation_axis guarantees: with
+// (i, j, k) cyclic, R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s, R(k, k) = 1, the rest zero.
+// Each rotation of a 3-vector mixes two coordinates (6 flops, not 15) and a product with
+// another rotation two columns (18, not 45). The dense products' other terms are exact zeros,
+// so without fused multiply-adds (the portable build) the results are theirs to the bit.
+// K is a template argument so that every index is known to the compiler: with indices
+// computed at run time the vectors went through memory and cost more than the dense products.
 namespace detail {
-// R·v (Transpose: Rᵀ·v) for R about coordinate axis k, with c = R(i, i), s = R(j, i).
-template <bool Transpose>
-inline Vec3 rotate_about_axis(int k, double c, double s, const Vec3& v) {
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
+
+// Calls f(std::integral_constant<int, k>) for k = 0, 1 or 2.
+template <class F>
+inline decltype(auto) with_axis(int k, F&& f) {
+  assert(k >= 0 && k < 3);
+  switch (k) {
+    case 0: return f(std::integral_constant<int, 0>{});
+    case 1: return f(std::integral_constant<int, 1>{});
+    default: return f(std::integral_constant<int, 2>{});
+  }
+}
+
+// R·v (Transpose: Rᵀ·v) for R about coordinate axis K, with c = R(i, i), s = R(j, i).
+template <int K, bool Transpose>
+inline Vec3 rotate_about_axis(double c, double s, const Vec3& v) {
+  constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
   const double s_signed = Transpose ? -s : s;
   Vec3 out;
   out[i] = c * v[i] - s_signed * v[j];
   out[j] = s_signed * v[i] + c * v[j];
-  out[k] = v[k];
+  out[K] = v[K];
   return out;
 }
+
+template <int K>
+inline void plane_of(const Mat3& R, double& c, double& s) {
+  c = R((K + 1) % 3, (K + 1) % 3);
+  s = R((K + 2) % 3, (K + 1) % 3);
+}
+
 }  // namespace detail
 
+inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
+  return detail::with_axis(k, [&](auto axis) {
+    constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
+    Mat3 R = Mat3::Zero();
+    R(K, K) = 1.0;
+    R(i, i) = R(j, j) = c;
+    R(j, i) = s;
+    R(i, j) = -s;
+    return R;
+  });
+}
+
+// X_AC = X_AB · X_BC for R_BC about coordinate axis k: columns i and j of R_AB mix, column k stays.
+inline Pose compose_about_axis(const Pose& X_AB, int k, const Pose& X_BC) {
+  return detail::with_axis(k, [&](auto axis) {
+    constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
+    double c, s;
+    detail::plane_of<K>(X_BC.R, c, s);
+    Pose X_AC;
+    X_AC.R.col(i) = X_AB.R.col(i) * c + X_AB.R.col(j) * s;
+    X_AC.R.col(j) = X_AB.R.col(i) * -s + X_AB.R.col(j) * c;
+    X_AC.R.col(K) = X_AB.R.col(K);
+    X_AC.p = X_AB.p + X_AB.R * X_BC.p;
+    return X_AC;
+  });
+}
+
+// motion_to_child and force_to_parent for a pose whose rotation is about coordinate axis
+// `axis` ≥ 0; axis < 0 takes the general route.
 inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   if (axis < 0) return motion_to_child(X_AB, m_A);
-  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-  const double c = X_AB.R(i, i), s = X_AB.R(j, i);
-  const Vec3 w = angular(m_A);
-  return make_spatial(detail::rotate_about_axis<true>(axis, c, s, w),
-                      detail::rotate_about_axis<true>(axis, c, s, linear(m_A) + w.cross(X_AB.p)));
+  return detail::with_axis(axis, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    double c, s;
+    detail::plane_of<K>(X_AB.R, c, s);
+    const Vec3 w = angular(m_A);
+    return make_spatial(detail::rotate_about_axis<K, true>(c, s, w),
+                        detail::rotate_about_axis<K, true>(c, s, linear(m_A) + w.cross(X_AB.p)));
+  });
 }
 
 inline Vec6 force_to_parent(int axis, const Pose& X_AB, const Vec6& f_B) {
   if (axis < 0) return force_to_parent(X_AB, f_B);
-  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-  const double c = X_AB.R(i, i), s = X_AB.R(j, i);
-  const Vec3 f_A = detail::rotate_about_axis<false>(axis, c, s, linear(f_B));
-  return make_spatial(detail::rotate_about_axis<false>(axis, c, s, angular(f_B)) + X_AB.p.cross(f_A), f_A);
+  return detail::with_axis(axis, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    double c, s;
+    detail::plane_of<K>(X_AB.R, c, s);
+    const Vec3 f_A = detail::rotate_about_axis<K, false>(c, s, linear(f_B));
+    return make_spatial(detail::rotate_about_axis<K, false>(c, s, angular(f_B)) + X_AB.p.cross(f_A), f_A);
+  });
 }
 
 // The 6×6 motion transform ᴮX_A.
