@@ -37,7 +37,7 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
   if (body.parent < 0) return;
   BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
   spatial::add_inertia_to_parent(body.joint.rotation_axis, s.X_PB, Ia, parent.IA);
-  parent.pA += spatial::force_to_parent(body.joint.rotation_axis, s.X_PB, pa);
+  parent.pA += spatial::force_to_parent(s.X_PB, pa);
 }
 
 // Pass 3 for one body: its spatial acceleration and joint acceleration.
@@ -50,7 +50,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   }
   const Vec6 A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B
                                          : Vec6::Zero();
-  s.A_WB_B = spatial::motion_to_child(body.joint.rotation_axis, s.X_PB, A_parent) + s.c;
+  s.A_WB_B = spatial::motion_to_child(s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {
     s.qdd = s.u_over_D - s.U_over_D.dot(s.A_WB_B);  // (u − Uᵀa)/D, no division on the chain
     s.A_WB_B += body.joint.S_C * s.qdd;

@@ -114,8 +114,10 @@ inline Pose compose_about_axis(const Pose& X_AB, int k, const Pose& X_BC) {
   });
 }
 
-// motion_to_child and force_to_parent for a pose whose rotation is about coordinate axis
-// `axis` ≥ 0; axis < 0 takes the general route.
+// motion_to_child for a pose whose rotation is about coordinate axis `axis` ≥ 0; axis < 0
+// takes the general route. Used by the kinematics pass only: in the articulated-body pass the
+// specialised motion and force transforms made that pass cost 3 % more instructions on the
+// UVMS (callgrind: 5.99 k → 6.16 k an evaluation), so it keeps the dense ones.
 inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   if (axis < 0) return motion_to_child(X_AB, m_A);
   return detail::with_axis(axis, [&](auto k) {
@@ -125,17 +127,6 @@ inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
     const Vec3 w = angular(m_A);
     return make_spatial(detail::rotate_about_axis<K, true>(c, s, w),
                         detail::rotate_about_axis<K, true>(c, s, linear(m_A) + w.cross(X_AB.p)));
-  });
-}
-
-inline Vec6 force_to_parent(int axis, const Pose& X_AB, const Vec6& f_B) {
-  if (axis < 0) return force_to_parent(X_AB, f_B);
-  return detail::with_axis(axis, [&](auto k) {
-    constexpr int K = decltype(k)::value;
-    double c, s;
-    detail::plane_of<K>(X_AB.R, c, s);
-    const Vec3 f_A = detail::rotate_about_axis<K, false>(c, s, linear(f_B));
-    return make_spatial(detail::rotate_about_axis<K, false>(c, s, angular(f_B)) + X_AB.p.cross(f_A), f_A);
   });
 }
 

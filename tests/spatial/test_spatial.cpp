@@ -96,7 +96,7 @@ TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces 
   CHECK(std::abs(f_B.dot(motion_to_child(X_AB, v_A)) - force_to_parent(X_AB, f_B).dot(v_A)) < 1e-14);
 }
 
-TEST_CASE("transform: compose_about_axis, motion_to_child and force_to_parent about a frame axis are the dense formulas") {
+TEST_CASE("transform: compose_about_axis and motion_to_child about a frame axis are the dense formulas") {
   Pose X_AB;  // a general pose: every entry of R_AB nonzero
   X_AB.R = rotation_about(Vec3(0.3, -0.5, 0.8).normalized(), 0.9);
   X_AB.p = Vec3(0.4, -0.2, 1.1);
@@ -114,15 +114,11 @@ TEST_CASE("transform: compose_about_axis, motion_to_child and force_to_parent ab
       CHECK((fast.p - dense.p).norm() < 1e-15);
       const Vec6 m = (Vec6() << 0.3, -1.2, 0.7, 2.1, -0.4, 0.9).finished();  // no zero entry
       const Vec6 m_fast = motion_to_child(k, X_BC, m), m_dense = motion_to_child(X_BC, m);
-      const Vec6 f_fast = force_to_parent(k, X_BC, m), f_dense = force_to_parent(X_BC, m);
       CHECK((m_fast - m_dense).norm() < 1e-15);
-      CHECK((f_fast - f_dense).norm() < 1e-15);
       CHECK((motion_to_child(-1, X_BC, m).array() == m_dense.array()).all());
-      CHECK((force_to_parent(-1, X_BC, m).array() == f_dense.array()).all());
 #ifndef __FMA__  // without fused multiply-adds the two routes round alike, to the bit
       CHECK((fast.R.array() == dense.R.array()).all());
       CHECK((m_fast.array() == m_dense.array()).all());
-      CHECK((f_fast.array() == f_dense.array()).all());
 #endif
     }
   }
