@@ -35,7 +35,8 @@ spatial::Pose Joint::pose_in_parent(double q) const {
     const Vec3 p_PC = X_PJ.p + d0 + s * d1 + versine * d2;
     if (rotation_axis >= 0) {
       // Only the (i, j) plane turns: two entries of C0 + s·C1 + versine·C2, summed in its order;
-      // the sum's other entries are exactly 0, 1 or these two negated, so R is the same to the bit.
+      // the sum's other entries are exactly 0, 1 or these two negated: R is the same to the bit
+      // (for finite q, and but for the sign of a zero).
       const int i = (rotation_axis + 1) % 3, j = (rotation_axis + 2) % 3;
       const double cos_part = C0(i, i) + s * C1(i, i) + versine * C2(i, i);
       const double sin_part = C0(j, i) + s * C1(j, i) + versine * C2(j, i);

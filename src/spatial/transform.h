@@ -51,7 +51,9 @@ inline Vec6 force_to_parent(const Pose& X_AB, const Vec6& f_B) {
 // (i, j, k) cyclic, R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s, R(k, k) = 1, the rest zero.
 // Each rotation of a 3-vector mixes two coordinates (6 flops, not 15) and a product with
 // another rotation two columns (18, not 45). The dense products' other terms are exact zeros,
-// so without fused multiply-adds (the portable build) the results are theirs to the bit.
+// so without fused multiply-adds (the portable build) the results are theirs to the bit, for
+// finite inputs and but for the sign of a zero (an Inf or NaN in one coordinate does not reach
+// the others here; the divergence watch sees it all the same).
 // K is a template argument so that every index is known to the compiler: with indices
 // computed at run time the vectors went through memory and cost more than the dense products.
 namespace detail {
@@ -67,14 +69,13 @@ inline decltype(auto) with_axis(int k, F&& f) {
   }
 }
 
-// R·v (Transpose: Rᵀ·v) for R about coordinate axis K, with c = R(i, i), s = R(j, i).
-template <int K, bool Transpose>
-inline Vec3 rotate_about_axis(double c, double s, const Vec3& v) {
+// Rᵀ·v for R about coordinate axis K, with c = R(i, i), s = R(j, i).
+template <int K>
+inline Vec3 rotate_back_about_axis(double c, double s, const Vec3& v) {
   constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
-  const double s_signed = Transpose ? -s : s;
   Vec3 out;
-  out[i] = c * v[i] - s_signed * v[j];
-  out[j] = s_signed * v[i] + c * v[j];
+  out[i] = c * v[i] + s * v[j];
+  out[j] = -s * v[i] + c * v[j];
   out[K] = v[K];
   return out;
 }
@@ -125,8 +126,8 @@ inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
     double c, s;
     detail::plane_of<K>(X_AB.R, c, s);
     const Vec3 w = angular(m_A);
-    return make_spatial(detail::rotate_about_axis<K, true>(c, s, w),
-                        detail::rotate_about_axis<K, true>(c, s, linear(m_A) + w.cross(X_AB.p)));
+    return make_spatial(detail::rotate_back_about_axis<K>(c, s, w),
+                        detail::rotate_back_about_axis<K>(c, s, linear(m_A) + w.cross(X_AB.p)));
   });
 }
 
