@@ -28,7 +28,7 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
       if (body.parent >= 0) {
         const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
         const int k = body.joint.rotation_axis;
-        s.X_WB = k >= 0 ? spatial::compose_about_axis(parent.X_WB, k, s.X_PB) : parent.X_WB * s.X_PB;
+        s.X_WB = spatial::compose_about_axis(k, parent.X_WB, s.X_PB);
         V_WB_B = spatial::motion_to_child(k, s.X_PB, parent.motion.V_WB_B) + joint_velocity;
       } else {
         s.X_WB = s.X_PB;

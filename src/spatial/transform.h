@@ -80,10 +80,14 @@ inline Vec3 rotate_back_about_axis(double c, double s, const Vec3& v) {
   return out;
 }
 
+// c = R(i, i) and s = R(j, i) of R about coordinate axis K (checked in debug builds).
 template <int K>
 inline void plane_of(const Mat3& R, double& c, double& s) {
-  c = R((K + 1) % 3, (K + 1) % 3);
-  s = R((K + 2) % 3, (K + 1) % 3);
+  constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
+  c = R(i, i);
+  s = R(j, i);
+  // (A diverging state's NaN angle is let through: the divergence watch reports it.)
+  assert(!std::isfinite(c + s) || (R(K, K) == 1.0 && R(j, j) == c && R(i, j) == -s));
 }
 
 }  // namespace detail
@@ -100,10 +104,12 @@ inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
   });
 }
 
-// X_AC = X_AB · X_BC for R_BC about coordinate axis k: columns i and j of R_AB mix, column k stays.
-inline Pose compose_about_axis(const Pose& X_AB, int k, const Pose& X_BC) {
-  return detail::with_axis(k, [&](auto axis) {
-    constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
+// X_AC = X_AB · X_BC. For R_BC about coordinate axis `axis` ≥ 0, columns i and j of R_AB mix
+// and column k stays; axis < 0 takes the dense product.
+inline Pose compose_about_axis(int axis, const Pose& X_AB, const Pose& X_BC) {
+  if (axis < 0) return X_AB * X_BC;
+  return detail::with_axis(axis, [&](auto k) {
+    constexpr int K = decltype(k)::value, i = (K + 1) % 3, j = (K + 2) % 3;
     double c, s;
     detail::plane_of<K>(X_BC.R, c, s);
     Pose X_AC;
@@ -218,16 +224,13 @@ inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, cons
 
 template <bool Add>
 inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
-  assert(k >= 0 && k < 3);  // Joint::rotation_axis: 0, 1 or 2 here (−1 takes the general route)
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double c = X_AB.R(i, i), s = X_AB.R(j, i);
-  // (A diverging state's NaN angle is let through: the divergence watch reports it.)
-  assert(!std::isfinite(c + s) || (X_AB.R(k, k) == 1.0 && X_AB.R(j, j) == c && X_AB.R(i, j) == -s));
-  switch (k) {
-    case 0: return inertia_to_parent_about_axis<0, Add>(c, s, X_AB.p, I_B, I_A);
-    case 1: return inertia_to_parent_about_axis<1, Add>(c, s, X_AB.p, I_B, I_A);
-    default: return inertia_to_parent_about_axis<2, Add>(c, s, X_AB.p, I_B, I_A);  // k == 2
-  }
+  // Joint::rotation_axis: 0, 1 or 2 here (−1 takes the general route)
+  with_axis(k, [&](auto axis) {
+    constexpr int K = decltype(axis)::value;
+    double c, s;
+    plane_of<K>(X_AB.R, c, s);
+    inertia_to_parent_about_axis<K, Add>(c, s, X_AB.p, I_B, I_A);
+  });
 }
 
 template <bool Add>

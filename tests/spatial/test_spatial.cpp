@@ -109,13 +109,14 @@ TEST_CASE("transform: compose_about_axis and motion_to_child about a frame axis 
       X_BC.p = Vec3(0.2, -0.1, 0.4);
       const int i = (k + 1) % 3, j = (k + 2) % 3;
       CHECK((rotation_about_coordinate_axis(k, X_BC.R(i, i), X_BC.R(j, i)) - X_BC.R).norm() < 1e-16);
-      const Pose fast = compose_about_axis(X_AB, k, X_BC), dense = X_AB * X_BC;
+      const Pose fast = compose_about_axis(k, X_AB, X_BC), dense = X_AB * X_BC;
       CHECK((fast.R - dense.R).norm() < 1e-15);
       CHECK((fast.p - dense.p).norm() < 1e-15);
       const Vec6 m = (Vec6() << 0.3, -1.2, 0.7, 2.1, -0.4, 0.9).finished();  // no zero entry
       const Vec6 m_fast = motion_to_child(k, X_BC, m), m_dense = motion_to_child(X_BC, m);
       CHECK((m_fast - m_dense).norm() < 1e-15);
       CHECK((motion_to_child(-1, X_BC, m).array() == m_dense.array()).all());
+      CHECK((compose_about_axis(-1, X_AB, X_BC).R.array() == dense.R.array()).all());
 #if !defined(__FMA__) && !defined(__FP_FAST_FMA)  // no fused multiply-adds: both round alike
       CHECK((fast.R.array() == dense.R.array()).all());
       CHECK((m_fast.array() == m_dense.array()).all());
