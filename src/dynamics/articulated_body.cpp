@@ -12,13 +12,19 @@ namespace {
 void articulate(const dynamics::Model& model, const dynamics::Body& body, const double* x, BodyState& s,
                 Workspace& ws) {
   if (body.parent < 0 && body.joint.dof() != 1) return;  // free root, or fixed to the world
-  // IA is not needed after this pass (pass 3 uses U, D, u): reduce it in place to Ia.
+  // IA is not needed after this pass (pass 3 uses U, D, u): reduce it in place to Ia. Both are
+  // symmetric and kept as upper triangles (spatial::add_inertia_to_parent): the lower triangle
+  // is never read.
   Mat6& Ia = s.IA;
   Vec6 pa = s.pA;
   if (body.joint.dof() == 1) {
     const double q = x[body.q_offset], qd = x[body.v_offset];
     const int k = body.joint.S_index;
-    s.U = k >= 0 ? Vec6(s.IA.col(k)) : Vec6(s.IA * body.joint.S_C);
+    if (k >= 0) {
+      for (int i = 0; i < 6; ++i) s.U[i] = spatial::upper_entry(Ia, i, k);
+    } else {
+      s.U = spatial::upper_symmetric_times(Ia, body.joint.S_C);
+    }
     // A motor's armature (reflected rotor inertia) belongs to the inertia along the joint:
     // D = Sᵀ IA S + armature ([Leborne2018] eq. 2; joint_actuation.h), never a lagged torque.
     const actuation::JointActuation act = body.joint.actuator.actuation(ws.inputs.data(), q, qd);
@@ -28,16 +34,18 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
                   passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
     s.u = s.tau_total - act.bias - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
-    s.U_over_D = s.U / s.D;  // once: the rank-one update would otherwise divide per entry
-    s.u_over_D = s.u / s.D;
-    Ia.noalias() -= s.U * s.U_over_D.transpose();
+    const double inv_D = 1.0 / s.D;  // one division: the rank-one update and pass 3 multiply
+    s.U_over_D = s.U * inv_D;
+    s.u_over_D = s.u * inv_D;
+    for (int c = 0; c < 6; ++c)
+      for (int r = 0; r <= c; ++r) Ia(r, c) -= s.U[r] * s.U_over_D[c];  // Ia = IA − U Uᵀ/D
     pa += s.U * s.u_over_D;
   }
-  pa += Ia * s.c;
+  pa += spatial::upper_symmetric_times(Ia, s.c);
   if (body.parent < 0) return;
   BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
   spatial::add_inertia_to_parent(body.joint.rotation_axis, s.X_PB, Ia, parent.IA);
-  parent.pA += spatial::force_to_parent(s.X_PB, pa);
+  parent.pA += spatial::force_to_parent(body.joint.rotation_axis, s.X_PB, pa);
 }
 
 // Pass 3 for one body: its spatial acceleration and joint acceleration.
@@ -50,10 +58,11 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   }
   const Vec6 A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B
                                          : Vec6::Zero();
-  s.A_WB_B = spatial::motion_to_child(s.X_PB, A_parent) + s.c;
+  s.A_WB_B = spatial::motion_to_child(body.joint.rotation_axis, s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {
     s.qdd = s.u_over_D - s.U_over_D.dot(s.A_WB_B);  // (u − Uᵀa)/D, no division on the chain
-    s.A_WB_B += body.joint.S_C * s.qdd;
+    if (body.joint.S_index >= 0) s.A_WB_B[body.joint.S_index] += s.qdd;  // S = e_k
+    else s.A_WB_B += body.joint.S_C * s.qdd;
   }
 }
 
@@ -64,7 +73,8 @@ void articulated_body_accelerations(const dynamics::Model& model, const double* 
     const dynamics::Body& body = model.bodies[b];
     if (body.is_lone_free()) continue;  // accelerate() needs neither IA nor pA
     BodyState& s = ws.bodies[b];
-    s.IA = body.M_B;
+    for (int c = 0; c < 6; ++c)
+      for (int r = 0; r <= c; ++r) s.IA(r, c) = body.M_B(r, c);  // the upper triangle (articulate)
     s.pA = -s.F_Bo_B;
   }
   for (std::size_t b = model.bodies.size(); b-- > 0;) {

@@ -24,7 +24,13 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
       const double q = body.joint.dof() == 1 ? x[body.q_offset] : 0.0;
       const double qd = body.joint.dof() == 1 ? x[body.v_offset] : 0.0;
       s.X_PB = body.joint.pose_in_parent(q);
-      const Vec6 joint_velocity = body.joint.S_C * qd;
+      Vec6 joint_velocity;
+      if (body.joint.S_index >= 0) {  // S = e_k
+        joint_velocity.setZero();
+        joint_velocity[body.joint.S_index] = qd;
+      } else {
+        joint_velocity = body.joint.S_C * qd;
+      }
       if (body.parent >= 0) {
         const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
         const int k = body.joint.rotation_axis;
@@ -35,9 +41,12 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
         V_WB_B = joint_velocity;
       }
       s.c = spatial::cross_motion(V_WB_B, joint_velocity);
-      const actuation::JointActuation transmission = body.joint.actuator.actuation(0.0, q, qd);
-      s.armature = body.joint.actuator.has_motor() ? transmission.armature : 0.0;
-      s.actuator_bias = body.joint.actuator.has_motor() ? transmission.bias : 0.0;
+      s.armature = s.actuator_bias = 0.0;
+      if (body.joint.actuator.has_motor()) {
+        const actuation::JointActuation transmission = body.joint.actuator.actuation(0.0, q, qd);
+        s.armature = transmission.armature;
+        s.actuator_bias = transmission.bias;
+      }
     }
     s.motion = body_motion(s.X_WB.R, V_WB_B, current_W);
   }

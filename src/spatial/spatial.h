@@ -69,12 +69,33 @@ inline Mat6 rigid_body_inertia(double m, const Vec3& p_BoBcm_B, const Mat3& I_Bc
   return M;
 }
 
+// Entry (r, c) of a symmetric 6×6 matrix read from its upper triangle (articulated inertias
+// are kept that way: transform.h, add_inertia_to_parent). With r and c known to the compiler
+// the choice costs nothing.
+inline double upper_entry(const Mat6& A, int r, int c) { return r <= c ? A(r, c) : A(c, r); }
+
+// A·x for a symmetric 6×6 A read from its upper triangle. Unrolled by request: left to
+// itself GCC kept the row loop and chose each entry's triangle by branching.
+inline Vec6 upper_symmetric_times(const Mat6& A, const Vec6& x) {
+  Vec6 y;
+#pragma GCC unroll 6
+  for (int r = 0; r < 6; ++r) {
+    double v = 0.0;
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; ++c) v += upper_entry(A, r, c) * x[c];
+    y[r] = v;
+  }
+  return y;
+}
+
 // x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia), by A = L·diag(d)·Lᵀ
 // with unit lower L and fixed trip counts the compiler unrolls: several times cheaper than the
 // generic factorisation for this one size, and it is in the step path of every floating base.
 // No square root, and the six pivots are inverted once: the solves only multiply, so no
 // division lies on their dependency chains. A pivot that is not positive (A not positive
 // definite, or NaN) gives NaN, for the divergence watch to report, as a Cholesky factor would.
+// Only A's upper triangle is read: the articulated-body pass keeps its inertias as upper
+// triangles (transform.h, add_inertia_to_parent).
 inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
   double L[6][6], Ld[6][6];  // below the diagonal: L(i, j) and L(i, j)·d_j
   double inv_d[6];
@@ -83,7 +104,7 @@ inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
     for (int k = 0; k < j; ++k) d -= L[j][k] * Ld[j][k];
     inv_d[j] = d > 0.0 ? 1.0 / d : std::numeric_limits<double>::quiet_NaN();
     for (int i = j + 1; i < 6; ++i) {
-      double v = A(i, j);
+      double v = upper_entry(A, i, j);
       for (int k = 0; k < j; ++k) v -= L[i][k] * Ld[j][k];
       Ld[i][j] = v;
       L[i][j] = v * inv_d[j];

@@ -80,6 +80,17 @@ inline Vec3 rotate_back_about_axis(double c, double s, const Vec3& v) {
   return out;
 }
 
+// R·v for R about coordinate axis K, with c = R(i, i), s = R(j, i).
+template <int K>
+inline Vec3 rotate_about_axis(double c, double s, const Vec3& v) {
+  constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
+  Vec3 out;
+  out[i] = c * v[i] - s * v[j];
+  out[j] = s * v[i] + c * v[j];
+  out[K] = v[K];
+  return out;
+}
+
 // c = R(i, i) and s = R(j, i) of R about coordinate axis K (checked in debug builds).
 template <int K>
 inline void plane_of(const Mat3& R, double& c, double& s) {
@@ -121,10 +132,11 @@ inline Pose compose_about_axis(int axis, const Pose& X_AB, const Pose& X_BC) {
   });
 }
 
-// motion_to_child for a pose whose rotation is about coordinate axis `axis` ≥ 0; axis < 0
-// takes the general route. Used by the kinematics pass only: in the articulated-body pass the
-// specialised motion and force transforms made that pass cost 3 % more instructions on the
-// UVMS (callgrind: 5.99 k → 6.16 k an evaluation), so it keeps the dense ones.
+// motion_to_child and force_to_parent for a pose whose rotation is about coordinate axis
+// `axis` ≥ 0; axis < 0 takes the general route. Used by the kinematics and the articulated-body
+// passes. (In the articulated-body pass they cost a few more instructions than the dense ones
+// but less time: each of its passes is one chain of dependent products, and the plane rotation
+// shortens every link of the chain.)
 inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   if (axis < 0) return motion_to_child(X_AB, m_A);
   return detail::with_axis(axis, [&](auto k) {
@@ -134,6 +146,17 @@ inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
     const Vec3 w = angular(m_A);
     return make_spatial(detail::rotate_back_about_axis<K>(c, s, w),
                         detail::rotate_back_about_axis<K>(c, s, linear(m_A) + w.cross(X_AB.p)));
+  });
+}
+
+inline Vec6 force_to_parent(int axis, const Pose& X_AB, const Vec6& f_B) {
+  if (axis < 0) return force_to_parent(X_AB, f_B);
+  return detail::with_axis(axis, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    double c, s;
+    detail::plane_of<K>(X_AB.R, c, s);
+    const Vec3 f_A = detail::rotate_about_axis<K>(c, s, linear(f_B));
+    return make_spatial(detail::rotate_about_axis<K>(c, s, angular(f_B)) + X_AB.p.cross(f_A), f_A);
   });
 }
 
@@ -147,14 +170,25 @@ inline Mat6 motion_transform_to_child(const Pose& X_AB) {
 
 namespace detail {
 
-// R·M·Rᵀ of the 3×3 block of I at (row0, col0). Symmetric: only the upper triangle is computed
-// and mirrored (the block is symmetric, so is the result).
+// The 3×3 block M of I at (row0, col0). Symmetric (a diagonal block): read from I's upper
+// triangle, as every inertia here is (I is symmetric; the articulated-body pass keeps only
+// that triangle).
+template <bool Symmetric>
+inline Mat3 block_of(const Mat6& I, int row0, int col0) {
+  Mat3 M;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) M(r, c) = Symmetric ? upper_entry(I, row0 + r, col0 + c) : I(row0 + r, col0 + c);
+  return M;
+}
+
+// R·M·Rᵀ of the 3×3 block M of I at (row0, col0). Symmetric: only the upper triangle is
+// computed and mirrored (the block is symmetric, so is the result).
 template <bool Symmetric>
 inline Mat3 rotate_block(const Mat3& R, const Mat6& I, int row0, int col0) {
+  const Mat3 M = block_of<Symmetric>(I, row0, col0);
   double T[3][3];  // T = R·M
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      T[i][j] = R(i, 0) * I(row0, col0 + j) + R(i, 1) * I(row0 + 1, col0 + j) + R(i, 2) * I(row0 + 2, col0 + j);
+    for (int j = 0; j < 3; ++j) T[i][j] = R(i, 0) * M(0, j) + R(i, 1) * M(1, j) + R(i, 2) * M(2, j);
   Mat3 out;
   for (int i = 0; i < 3; ++i)
     for (int j = Symmetric ? i : 0; j < 3; ++j) out(i, j) = T[i][0] * R(j, 0) + T[i][1] * R(j, 1) + T[i][2] * R(j, 2);
@@ -166,10 +200,10 @@ inline Mat3 rotate_block(const Mat3& R, const Mat6& I, int row0, int col0) {
 // R(i, i) = R(j, j) = c, R(j, i) = −R(i, j) = s ((i, j, K) cyclic): rows i and j mix, then
 // columns i and j; row and column K stay. 36 flops instead of 90. K is a template argument so
 // that every index is known to the compiler and the block stays in registers.
-template <int K>
+template <int K, bool Symmetric>
 inline Mat3 rotate_block_about_axis(double c, double s, const Mat6& I, int row0, int col0) {
   constexpr int i = (K + 1) % 3, j = (K + 2) % 3;
-  Mat3 T = I.block<3, 3>(row0, col0);
+  Mat3 T = block_of<Symmetric>(I, row0, col0);
   for (int col = 0; col < 3; ++col) {
     const double a = T(i, col), b = T(j, col);
     T(i, col) = c * a - s * b;
@@ -186,11 +220,10 @@ inline Mat3 rotate_block_about_axis(double c, double s, const Mat6& I, int row0,
 // The symmetric inertia [A, B; Bᵀ, C], its blocks already rotated into A's axes, shifted to
 // A's origin at p [RBDA eq. 2.66 with R = 1]: with S = S(p) and E = B + S C,
 //   [A + S Bᵀ − E S,  E;  Eᵀ,  C]
-// (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed, then mirrored.
-// With Add, the result is added to I_A (the articulated-body pass sums children into their
-// parent): no 6×6 temporary. Each entry, lower triangle included, is added to what is there, as
-// I_A += result would: I_A need not be symmetric to the bit (a rigid-body inertia m·S·S with
-// two nonzero centre-of-gravity coordinates may not be).
+// (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed; without Add it is
+// written and mirrored. With Add, it is added to the upper triangle of I_A, and the lower
+// triangle is neither read nor written: the articulated-body pass sums children into their
+// parent's inertia kept as an upper triangle (add_inertia_to_parent), with no 6×6 temporary.
 template <bool Add>
 inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C, Mat6& I_A) {
   Mat3 E;  // B + S C, column by column: S c = p × c
@@ -203,8 +236,7 @@ inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
   }
   const auto put = [&I_A](int i, int j, double v) {
     if constexpr (Add) {
-      I_A(i, j) += v;
-      if (i != j) I_A(j, i) += v;
+      I_A(i, j) += v;  // i ≤ j: the upper triangle
     } else {
       I_A(i, j) = I_A(j, i) = v;
     }
@@ -218,8 +250,9 @@ inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
 
 template <int K, bool Add>
 inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, const Mat6& I_B, Mat6& I_A) {
-  shift_inertia<Add>(p, rotate_block_about_axis<K>(c, s, I_B, 0, 0), rotate_block_about_axis<K>(c, s, I_B, 0, 3),
-                     rotate_block_about_axis<K>(c, s, I_B, 3, 3), I_A);
+  shift_inertia<Add>(p, rotate_block_about_axis<K, true>(c, s, I_B, 0, 0),
+                     rotate_block_about_axis<K, false>(c, s, I_B, 0, 3),
+                     rotate_block_about_axis<K, true>(c, s, I_B, 3, 3), I_A);
 }
 
 template <bool Add>
@@ -245,8 +278,8 @@ inline void inertia_to_parent(const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
 // A symmetric inertia (or articulated inertia) about B's origin in B, expressed about A's
 // origin in A: I_A = ᴮX_Aᵀ · I_B · ᴮX_A   [RBDA eq. 2.66]. For I_B = [A, B; Bᵀ, C] this is
 // rotating each block (A' = R A Rᵀ, …) and shifting by S = S(p) (detail::shift_inertia). Only
-// what symmetry leaves free is computed: about a third of the work of the two dense 6×6
-// products (tested against them).
+// what symmetry leaves free is computed, from I_B's upper triangle: about a third of the work
+// of the two dense 6×6 products (tested against them).
 inline Mat6 inertia_to_parent(const Pose& X_AB, const Mat6& I_B) {
   Mat6 I_A;
   detail::inertia_to_parent<false>(X_AB, I_B, I_A);
@@ -264,7 +297,9 @@ inline Mat6 inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_
 
 // I_A += ᴮX_Aᵀ · I_B · ᴮX_A, by the plane rotation when axis ≥ 0 (the joint's
 // Joint::rotation_axis), by the general rotation otherwise: how a child's articulated inertia
-// joins its parent's.
+// joins its parent's. Both are symmetric and kept as upper triangles: only I_B's upper triangle
+// is read and only I_A's is updated (its lower triangle is left as it was). Of the 36 entries
+// the 21 that symmetry leaves free are computed and stored once.
 inline void add_inertia_to_parent(int axis, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
   if (axis >= 0) detail::inertia_to_parent_about_axis<true>(axis, X_AB, I_B, I_A);
   else detail::inertia_to_parent<true>(X_AB, I_B, I_A);

@@ -116,10 +116,14 @@ TEST_CASE("transform: compose_about_axis and motion_to_child about a frame axis 
       const Vec6 m_fast = motion_to_child(k, X_BC, m), m_dense = motion_to_child(X_BC, m);
       CHECK((m_fast - m_dense).norm() < 1e-15);
       CHECK((motion_to_child(-1, X_BC, m).array() == m_dense.array()).all());
+      const Vec6 f_fast = force_to_parent(k, X_BC, m), f_dense = force_to_parent(X_BC, m);
+      CHECK((f_fast - f_dense).norm() < 1e-15);
+      CHECK((force_to_parent(-1, X_BC, m).array() == f_dense.array()).all());
       CHECK((compose_about_axis(-1, X_AB, X_BC).R.array() == dense.R.array()).all());
 #if !defined(__FMA__) && !defined(__FP_FAST_FMA)  // no fused multiply-adds: both round alike
       CHECK((fast.R.array() == dense.R.array()).all());
       CHECK((m_fast.array() == m_dense.array()).all());
+      CHECK((f_fast.array() == f_dense.array()).all());
 #endif
     }
   }
@@ -140,18 +144,26 @@ TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A f
         X_AB.p = Vec3(0.2, -0.1, 0.4);
         const Mat6 X = motion_transform_to_child(X_AB);
         const Mat6 dense = X.transpose() * I_B * X;
-        CHECK((inertia_to_parent_about_axis(k, X_AB, I_B) - dense).norm() < 1e-14);
-        CHECK((inertia_to_parent(X_AB, I_B) - dense).norm() < 1e-14);
-        // The articulated-body pass adds into the parent's inertia: both routes must add to
-        // what is there, every entry. The parent here is made far from symmetric, so that an
-        // addition that mirrors its upper triangle (a parent's inertia is symmetric only to
-        // within rounding) fails.
+        // Every route reads only I_B's upper triangle: NaN below the diagonal must not show.
+        Mat6 I_B_upper = I_B;
+        for (int c = 0; c < 6; ++c)
+          for (int r = c + 1; r < 6; ++r) I_B_upper(r, c) = std::numeric_limits<double>::quiet_NaN();
+        CHECK((inertia_to_parent_about_axis(k, X_AB, I_B_upper) - dense).norm() < 1e-14);
+        CHECK((inertia_to_parent(X_AB, I_B_upper) - dense).norm() < 1e-14);
+        // The articulated-body pass adds into the parent's inertia, kept as an upper triangle:
+        // both routes must add to each entry of it what is there, and leave the lower triangle
+        // alone (here far from the upper one, so that writing or mirroring it shows).
         Mat6 parent = I_B + 2.0 * Mat6::Identity();
         parent(4, 1) += 0.5, parent(2, 0) -= 0.25, parent(5, 3) += 0.125;
         for (int axis : {k, -1}) {
           Mat6 sum = parent;
-          add_inertia_to_parent(axis, X_AB, I_B, sum);
-          CHECK((sum - (parent + dense)).norm() < 1e-14);
+          add_inertia_to_parent(axis, X_AB, I_B_upper, sum);
+          const Mat6 expected_upper = (parent + dense).triangularView<Eigen::Upper>();
+          const Mat6 sum_upper = sum.triangularView<Eigen::Upper>();
+          CHECK((sum_upper - expected_upper).norm() < 1e-14);
+          const Mat6 sum_strictly_lower = sum.triangularView<Eigen::StrictlyLower>();
+          const Mat6 parent_strictly_lower = parent.triangularView<Eigen::StrictlyLower>();
+          CHECK((sum_strictly_lower.array() == parent_strictly_lower.array()).all());
         }
       }
     }
@@ -166,6 +178,22 @@ TEST_CASE("spatial: solve_spd6 solves a symmetric positive-definite 6×6 system 
   const Vec6 b = (Vec6() << 1.0, -2.0, 0.5, 3.0, -1.5, 0.25).finished();
   CHECK((solve_spd6(A, b) - A.llt().solve(b)).norm() < 1e-13);
   CHECK((A * solve_spd6(A, b) - b).norm() < 1e-13);
+  // Only the upper triangle is read (the articulated-body pass keeps no other).
+  Mat6 A_upper = A;
+  for (int c = 0; c < 6; ++c)
+    for (int r = c + 1; r < 6; ++r) A_upper(r, c) = std::numeric_limits<double>::quiet_NaN();
+  CHECK((solve_spd6(A_upper, b) - A.llt().solve(b)).norm() < 1e-13);
+}
+
+TEST_CASE("spatial: upper_symmetric_times multiplies by the symmetric matrix its upper triangle stands for") {
+  Mat6 A, A_upper;
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) A(r, c) = 1.0 + 0.3 * (r + c) - 0.1 * r * c;  // symmetric, no zero
+  A_upper = A;
+  for (int c = 0; c < 6; ++c)
+    for (int r = c + 1; r < 6; ++r) A_upper(r, c) = std::numeric_limits<double>::quiet_NaN();
+  const Vec6 x = (Vec6() << 1.0, -2.0, 0.5, 3.0, -1.5, 0.25).finished();
+  CHECK((upper_symmetric_times(A_upper, x) - A * x).norm() < 1e-14);
 }
 
 TEST_CASE("spatial: solve_spd6 answers NaN for a matrix that is not positive definite") {
