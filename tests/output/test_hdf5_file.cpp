@@ -51,11 +51,13 @@ class TempDir {
 };
 
 // Distinct for every (row, column), and not exactly representable in few bits, so a misplaced
-// or rounded value cannot go unnoticed.
-double matrix_value(std::size_t row, std::size_t column) {
+// or rounded value cannot go unnoticed. Compiled once (noipa: never inlined or cloned): a
+// build with fused multiply-adds (UWSIM_NATIVE) may contract two copies of the formula
+// differently, and the rows written and the rows checked would not be the same values.
+[[gnu::noipa]] double matrix_value(std::size_t row, std::size_t column) {
   return static_cast<double>(row) * 0.1 + static_cast<double>(column) * 1.0e-3 + 1.0 / 3.0;
 }
-double scalar_value(std::size_t row) { return -static_cast<double>(row) * 0.7 + 1.0 / 7.0; }
+[[gnu::noipa]] double scalar_value(std::size_t row) { return -static_cast<double>(row) * 0.7 + 1.0 / 7.0; }
 
 void append_matrix_rows(Hdf5File& file, Hdf5File::SeriesId id, std::size_t from, std::size_t to) {
   double row[6];
