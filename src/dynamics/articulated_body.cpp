@@ -61,8 +61,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   s.A_WB_B = spatial::motion_to_child(body.joint.rotation_axis, s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {
     s.qdd = s.u_over_D - s.U_over_D.dot(s.A_WB_B);  // (u − Uᵀa)/D, no division on the chain
-    if (body.joint.S_index >= 0) s.A_WB_B[body.joint.S_index] += s.qdd;  // S = e_k
-    else s.A_WB_B += body.joint.S_C * s.qdd;
+    s.A_WB_B += body.joint.motion(s.qdd);
   }
 }
 

@@ -24,13 +24,7 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
       const double q = body.joint.dof() == 1 ? x[body.q_offset] : 0.0;
       const double qd = body.joint.dof() == 1 ? x[body.v_offset] : 0.0;
       s.X_PB = body.joint.pose_in_parent(q);
-      Vec6 joint_velocity;
-      if (body.joint.S_index >= 0) {  // S = e_k
-        joint_velocity.setZero();
-        joint_velocity[body.joint.S_index] = qd;
-      } else {
-        joint_velocity = body.joint.S_C * qd;
-      }
+      const Vec6 joint_velocity = body.joint.motion(qd);
       if (body.parent >= 0) {
         const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
         const int k = body.joint.rotation_axis;

@@ -81,6 +81,14 @@ struct Joint {
   int rotation_axis = -1;
 
   int dof() const { return type == JointType::free ? 6 : type == JointType::fixed ? 0 : 1; }
+  // S·rate in child coordinates: the joint's velocity at q̇, or its acceleration's share at q̈.
+  // For S = e_k one entry, not six products.
+  Vec6 motion(double rate) const {
+    if (S_index < 0) return S_C * rate;
+    Vec6 m = Vec6::Zero();
+    m[S_index] = rate;
+    return m;
+  }
   // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first.
   spatial::Pose pose_in_parent(double q) const;
   void expand_pose();
