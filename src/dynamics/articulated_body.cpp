@@ -8,44 +8,83 @@ namespace uwsim::dynamics {
 
 namespace {
 
-// Pass 2 for one body: articulated inertia and bias, handed to the parent.
+// The entries of c = V ×ₘ S·q̇ (kinematics) that are nonzero when S = e_K, as a column mask for
+// spatial::upper_symmetric_times: for a turn about axis K (K < 3), ω × e_K and v × e_K have
+// no K component; for a slide along axis K − 3, c = [0; ω × e_(K−3)] has no angular part and
+// no K component. K < 0 (any other S): every column.
+constexpr unsigned velocity_product_columns(int K) {
+  if (K < 0) return 0x3Fu;
+  if (K < 3) return 0x3Fu & ~(1u << K) & ~(1u << (K + 3));
+  return 0x38u & ~(1u << K);
+}
+
+// Pass 2 for one body: articulated inertia and bias, handed to the parent. K = Joint::S_index
+// (S = e_K, so U is a column of IA and c has the zeros above) as a template argument, so that
+// every index is known to the compiler; −1 for any other S or no joint coordinate.
+template <int K>
 void articulate(const dynamics::Model& model, const dynamics::Body& body, const double* x, BodyState& s,
                 Workspace& ws) {
   if (body.parent < 0 && body.joint.dof() != 1) return;  // free root, or fixed to the world
-  // IA is not needed after this pass (pass 3 uses U, D, u): reduce it in place to Ia. Both are
-  // symmetric and kept as upper triangles (spatial::add_inertia_to_parent): the lower triangle
-  // is never read.
-  Mat6& Ia = s.IA;
+  // IA: the body's own inertia plus what its children handed on, which the first of them
+  // to join started from M_B (below); a leaf's IA is its M_B, read where it is. Reduced
+  // to Ia (pass 3 uses U, D, u) into s.IA. Both are symmetric and kept as upper triangles
+  // (spatial::add_inertia_to_parent): no lower triangle is read.
+  const Mat6& IA = body.has_children ? s.IA : body.M_B;
+  const Mat6* Ia = &IA;
   Vec6 pa = s.pA;
   if (body.joint.dof() == 1) {
     const double q = x[body.q_offset], qd = x[body.v_offset];
-    const int k = body.joint.S_index;
-    if (k >= 0) {
-      for (int i = 0; i < 6; ++i) s.U[i] = spatial::upper_entry(Ia, i, k);
+    if constexpr (K >= 0) {
+      for (int i = 0; i < 6; ++i) s.U[i] = spatial::upper_entry(IA, i, K);
     } else {
-      s.U = spatial::upper_symmetric_times(Ia, body.joint.S_C);
+      s.U = spatial::upper_symmetric_times(IA, body.joint.S_C);
     }
     // A motor's armature (reflected rotor inertia) belongs to the inertia along the joint:
     // D = Sᵀ IA S + armature ([Leborne2018] eq. 2; joint_actuation.h), never a lagged torque.
     const actuation::JointActuation act = body.joint.actuator.actuation(ws.inputs.data(), q, qd);
-    s.D = (k >= 0 ? s.U[k] : body.joint.S_C.dot(s.U)) + act.armature;
+    double S_dot_pA;
+    if constexpr (K >= 0) {
+      s.D = s.U[K] + act.armature;
+      S_dot_pA = s.pA[K];
+    } else {
+      s.D = body.joint.S_C.dot(s.U) + act.armature;
+      S_dot_pA = body.joint.S_C.dot(s.pA);
+    }
     s.tau = applied_effort(body.joint, act);
     s.tau_total = s.tau + actuator_passive_force(act, qd, s.D, model.limit_frequency) +
                   passive_joint_force(body.joint, qd, s.D, model.limit_frequency) +
                   limit_force(body.joint, q, qd, s.D, model.limit_frequency);
-    s.u = s.tau_total - act.bias - (k >= 0 ? s.pA[k] : body.joint.S_C.dot(s.pA));
+    s.u = s.tau_total - act.bias - S_dot_pA;
     const double inv_D = 1.0 / s.D;  // one division: the rank-one update and pass 3 multiply
     s.U_over_D = s.U * inv_D;
     s.u_over_D = s.u * inv_D;
     for (int c = 0; c < 6; ++c)
-      for (int r = 0; r <= c; ++r) Ia(r, c) -= s.U[r] * s.U_over_D[c];  // Ia = IA − U Uᵀ/D
+      for (int r = 0; r <= c; ++r) s.IA(r, c) = IA(r, c) - s.U[r] * s.U_over_D[c];  // Ia = IA − U Uᵀ/D
+    Ia = &s.IA;
     pa += s.U * s.u_over_D;
   }
-  pa += spatial::upper_symmetric_times(Ia, s.c);
+  pa += spatial::upper_symmetric_times<velocity_product_columns(K)>(*Ia, s.c);
   if (body.parent < 0) return;
   BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];
-  spatial::add_inertia_to_parent(body.joint.rotation_axis, s.X_PB, Ia, parent.IA);
+  // Children join before their parent (pass 2 runs from the leaves): the first starts the
+  // parent's IA from the parent's own inertia, the others add to it.
+  const Mat6& parent_base = parent.IA_started ? parent.IA : model.bodies[static_cast<std::size_t>(body.parent)].M_B;
+  spatial::add_inertia_to_parent(body.joint.rotation_axis, s.X_PB, *Ia, parent_base, parent.IA);
+  parent.IA_started = true;
   parent.pA += spatial::force_to_parent(body.joint.rotation_axis, s.X_PB, pa);
+}
+
+void articulate(const dynamics::Model& model, const dynamics::Body& body, const double* x, BodyState& s,
+                Workspace& ws) {
+  switch (body.joint.dof() == 1 ? body.joint.S_index : -1) {
+    case 0: return articulate<0>(model, body, x, s, ws);
+    case 1: return articulate<1>(model, body, x, s, ws);
+    case 2: return articulate<2>(model, body, x, s, ws);
+    case 3: return articulate<3>(model, body, x, s, ws);
+    case 4: return articulate<4>(model, body, x, s, ws);
+    case 5: return articulate<5>(model, body, x, s, ws);
+    default: return articulate<-1>(model, body, x, s, ws);
+  }
 }
 
 // Pass 3 for one body: its spatial acceleration and joint acceleration.
@@ -72,8 +111,7 @@ void articulated_body_accelerations(const dynamics::Model& model, const double* 
     const dynamics::Body& body = model.bodies[b];
     if (body.is_lone_free()) continue;  // accelerate() needs neither IA nor pA
     BodyState& s = ws.bodies[b];
-    for (int c = 0; c < 6; ++c)
-      for (int r = 0; r <= c; ++r) s.IA(r, c) = body.M_B(r, c);  // the upper triangle (articulate)
+    s.IA_started = false;  // IA is set by the first child to join (articulate)
     s.pA = -s.F_Bo_B;
   }
   for (std::size_t b = model.bodies.size(); b-- > 0;) {

@@ -18,7 +18,8 @@ struct BodyState {
   BodyMotion motion;     // R_WB, V_WB_B, velocity relative to the water
   Vec6 c = Vec6::Zero(); // V × S·q̇
   Vec6 F_Bo_B;           // all non-inertial wrenches on the body about Bo (fluid, weight, applied)
-  Mat6 IA;
+  Mat6 IA;               // upper triangle only; for a body with children, set once IA_started
+  bool IA_started = false;  // a child has joined this pass (articulated_body.cpp)
   Vec6 pA;
   Vec6 U;
   double D = 0.0, u = 0.0;

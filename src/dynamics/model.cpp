@@ -29,25 +29,6 @@ void Joint::expand_pose() {
     if (keeps_axis(C0, k, 1.0) && keeps_axis(C1, k, 0.0) && keeps_axis(C2, k, 0.0)) rotation_axis = k;
 }
 
-spatial::Pose Joint::pose_in_parent(double q) const {
-  if (type == JointType::revolute) {
-    const double s = std::sin(q), versine = 1.0 - std::cos(q);
-    const Vec3 p_PC = X_PJ.p + d0 + s * d1 + versine * d2;
-    if (rotation_axis >= 0) {
-      // Only the (i, j) plane turns: two entries of C0 + s·C1 + versine·C2, summed in its order;
-      // the sum's other entries are exactly 0, 1 or these two negated: R is the same to the bit
-      // (for finite q, and but for the sign of a zero).
-      const int i = (rotation_axis + 1) % 3, j = (rotation_axis + 2) % 3;
-      const double cos_part = C0(i, i) + s * C1(i, i) + versine * C2(i, i);
-      const double sin_part = C0(j, i) + s * C1(j, i) + versine * C2(j, i);
-      return {spatial::rotation_about_coordinate_axis(rotation_axis, cos_part, sin_part), p_PC};
-    }
-    return {C0 + s * C1 + versine * C2, p_PC};
-  }
-  const double shift = type == JointType::prismatic ? q : 0.0;
-  return {C0, X_PJ.p + d0 + shift * slide};
-}
-
 std::vector<double> Model::discontinuities() const {
   std::vector<double> times;
   for (const AppliedForce& f : forces) {

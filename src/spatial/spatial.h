@@ -76,13 +76,18 @@ inline double upper_entry(const Mat6& A, int r, int c) { return r <= c ? A(r, c)
 
 // A·x for a symmetric 6×6 A read from its upper triangle. Unrolled by request: left to
 // itself GCC kept the row loop and chose each entry's triangle by branching.
+// Only the columns c whose bit (Columns >> c) & 1 is set are read: the others' x[c] must be
+// zero (the caller knows which, e.g. a velocity product along a frame axis; articulated_body.cpp).
+// Skipping them changes no bit of a finite result but the sign of a zero.
+template <unsigned Columns = 0x3Fu>
 inline Vec6 upper_symmetric_times(const Mat6& A, const Vec6& x) {
   Vec6 y;
 #pragma GCC unroll 6
   for (int r = 0; r < 6; ++r) {
     double v = 0.0;
 #pragma GCC unroll 6
-    for (int c = 0; c < 6; ++c) v += upper_entry(A, r, c) * x[c];
+    for (int c = 0; c < 6; ++c)
+      if ((Columns >> c) & 1u) v += upper_entry(A, r, c) * x[c];
     y[r] = v;
   }
   return y;

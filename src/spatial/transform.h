@@ -60,7 +60,7 @@ namespace detail {
 
 // Calls f(std::integral_constant<int, k>) for k = 0, 1 or 2.
 template <class F>
-inline decltype(auto) with_axis(int k, F&& f) {
+[[gnu::always_inline]] inline decltype(auto) with_axis(int k, F&& f) {
   assert(k >= 0 && k < 3);
   switch (k) {
     case 0: return f(std::integral_constant<int, 0>{});
@@ -136,8 +136,9 @@ inline Pose compose_about_axis(int axis, const Pose& X_AB, const Pose& X_BC) {
 // `axis` ≥ 0; axis < 0 takes the general route. Used by the kinematics and the articulated-body
 // passes. (An earlier trial in the articulated-body pass counted more instructions than the
 // dense ones; with its pass 3 written for them they count fewer: 1.15 k → 1.07 k an
-// evaluation on the UVMS, DEVELOPING.md.)
-inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
+// evaluation on the UVMS, DEVELOPING.md.) Always inlined, like with_axis: GCC had left them
+// out of line in the articulated-body pass, a call and a Vec6 through memory each.
+[[gnu::always_inline]] inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   if (axis < 0) return motion_to_child(X_AB, m_A);
   return detail::with_axis(axis, [&](auto k) {
     constexpr int K = decltype(k)::value;
@@ -149,7 +150,7 @@ inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   });
 }
 
-inline Vec6 force_to_parent(int axis, const Pose& X_AB, const Vec6& f_B) {
+[[gnu::always_inline]] inline Vec6 force_to_parent(int axis, const Pose& X_AB, const Vec6& f_B) {
   if (axis < 0) return force_to_parent(X_AB, f_B);
   return detail::with_axis(axis, [&](auto k) {
     constexpr int K = decltype(k)::value;
@@ -221,11 +222,13 @@ inline Mat3 rotate_block_about_axis(double c, double s, const Mat6& I, int row0,
 // A's origin at p [RBDA eq. 2.66 with R = 1]: with S = S(p) and E = B + S C,
 //   [A + S Bᵀ − E S,  E;  Eᵀ,  C]
 // (−E S = −B S − S C S = (S Bᵀ)ᵀ − S C S). The upper triangle is computed; without Add it is
-// written and mirrored. With Add, it is added to the upper triangle of I_A, and the lower
-// triangle is neither read nor written: the articulated-body pass sums children into their
-// parent's inertia kept as an upper triangle (add_inertia_to_parent), with no 6×6 temporary.
+// written and mirrored. With Add, it is added to the upper triangle of `base` and stored in
+// I_A's (base may be I_A itself), and no lower triangle is read or written: the articulated-body
+// pass sums children into their parent's inertia kept as an upper triangle
+// (add_inertia_to_parent), with no 6×6 temporary.
 template <bool Add>
-inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C, Mat6& I_A) {
+inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat3& C, const Mat6& base,
+                          Mat6& I_A) {
   Mat3 E;  // B + S C, column by column: S c = p × c
   for (int k = 0; k < 3; ++k) E.col(k) = B.col(k) + p.cross(Vec3(C.col(k)));
   // (S Bᵀ)(i, j) = (p × B.row(j))_i and (E S)(i, j) = (E.row(i) × p)_j
@@ -234,9 +237,9 @@ inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
     SBt.col(k) = p.cross(Vec3(B.row(k).transpose()));
     ES.row(k) = Vec3(E.row(k).transpose()).cross(p).transpose();
   }
-  const auto put = [&I_A](int i, int j, double v) {
+  const auto put = [&base, &I_A](int i, int j, double v) {
     if constexpr (Add) {
-      I_A(i, j) += v;  // i ≤ j: the upper triangle
+      I_A(i, j) = base(i, j) + v;  // i ≤ j: the upper triangle
     } else {
       I_A(i, j) = I_A(j, i) = v;
     }
@@ -249,28 +252,29 @@ inline void shift_inertia(const Vec3& p, const Mat3& A, const Mat3& B, const Mat
 }
 
 template <int K, bool Add>
-inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, const Mat6& I_B, Mat6& I_A) {
+inline void inertia_to_parent_about_axis(double c, double s, const Vec3& p, const Mat6& I_B, const Mat6& base,
+                                         Mat6& I_A) {
   shift_inertia<Add>(p, rotate_block_about_axis<K, true>(c, s, I_B, 0, 0),
                      rotate_block_about_axis<K, false>(c, s, I_B, 0, 3),
-                     rotate_block_about_axis<K, true>(c, s, I_B, 3, 3), I_A);
+                     rotate_block_about_axis<K, true>(c, s, I_B, 3, 3), base, I_A);
 }
 
 template <bool Add>
-inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+inline void inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B, const Mat6& base, Mat6& I_A) {
   // Joint::rotation_axis: 0, 1 or 2 here (−1 takes the general route)
   with_axis(k, [&](auto axis) {
     constexpr int K = decltype(axis)::value;
     double c, s;
     plane_of<K>(X_AB.R, c, s);
-    inertia_to_parent_about_axis<K, Add>(c, s, X_AB.p, I_B, I_A);
+    inertia_to_parent_about_axis<K, Add>(c, s, X_AB.p, I_B, base, I_A);
   });
 }
 
 template <bool Add>
-inline void inertia_to_parent(const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
+inline void inertia_to_parent(const Pose& X_AB, const Mat6& I_B, const Mat6& base, Mat6& I_A) {
   const Mat3& R = X_AB.R;
   shift_inertia<Add>(X_AB.p, rotate_block<true>(R, I_B, 0, 0), rotate_block<false>(R, I_B, 0, 3),
-                     rotate_block<true>(R, I_B, 3, 3), I_A);
+                     rotate_block<true>(R, I_B, 3, 3), base, I_A);
 }
 
 }  // namespace detail
@@ -282,7 +286,7 @@ inline void inertia_to_parent(const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
 // of the two dense 6×6 products (tested against them).
 inline Mat6 inertia_to_parent(const Pose& X_AB, const Mat6& I_B) {
   Mat6 I_A;
-  detail::inertia_to_parent<false>(X_AB, I_B, I_A);
+  detail::inertia_to_parent<false>(X_AB, I_B, I_A, I_A);
   return I_A;
 }
 
@@ -291,7 +295,7 @@ inline Mat6 inertia_to_parent(const Pose& X_AB, const Mat6& I_B) {
 // the common case. Each block turns by a plane rotation read from R: 36 flops, not 90.
 inline Mat6 inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_B) {
   Mat6 I_A;
-  detail::inertia_to_parent_about_axis<false>(k, X_AB, I_B, I_A);
+  detail::inertia_to_parent_about_axis<false>(k, X_AB, I_B, I_A, I_A);
   return I_A;
 }
 
@@ -300,9 +304,15 @@ inline Mat6 inertia_to_parent_about_axis(int k, const Pose& X_AB, const Mat6& I_
 // joins its parent's. Both are symmetric and kept as upper triangles: only I_B's upper triangle
 // is read and only I_A's is updated (its lower triangle is left as it was). Of the 36 entries
 // the 21 that symmetry leaves free are computed and stored once.
+// With `base`: I_A = base + ᴮX_Aᵀ · I_B · ᴮX_A, upper triangles (base may be I_A): how the first
+// child to join its parent starts the parent's articulated inertia from the parent's own.
+inline void add_inertia_to_parent(int axis, const Pose& X_AB, const Mat6& I_B, const Mat6& base, Mat6& I_A) {
+  if (axis >= 0) detail::inertia_to_parent_about_axis<true>(axis, X_AB, I_B, base, I_A);
+  else detail::inertia_to_parent<true>(X_AB, I_B, base, I_A);
+}
+
 inline void add_inertia_to_parent(int axis, const Pose& X_AB, const Mat6& I_B, Mat6& I_A) {
-  if (axis >= 0) detail::inertia_to_parent_about_axis<true>(axis, X_AB, I_B, I_A);
-  else detail::inertia_to_parent<true>(X_AB, I_B, I_A);
+  add_inertia_to_parent(axis, X_AB, I_B, I_A, I_A);
 }
 
 }  // namespace uwsim::spatial

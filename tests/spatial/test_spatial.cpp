@@ -169,6 +169,14 @@ TEST_CASE("transform: inertia_to_parent_about_axis equals ᴮX_Aᵀ·I·ᴮX_A f
           const Mat6 sum_strictly_lower = sum.triangularView<Eigen::StrictlyLower>();
           const Mat6 parent_strictly_lower = parent.triangularView<Eigen::StrictlyLower>();
           CHECK((sum_strictly_lower.array() == parent_strictly_lower.array()).all());
+          // From a separate base (the first child to join starts its parent from the parent's
+          // own inertia): the same upper triangle, the output's lower triangle untouched.
+          Mat6 started = Mat6::Constant(-7.0);
+          add_inertia_to_parent(axis, X_AB, I_B_upper, parent, started);
+          const Mat6 started_upper = started.triangularView<Eigen::Upper>();
+          CHECK((started_upper - expected_upper).norm() < 1e-14);
+          for (int c = 0; c < 6; ++c)
+            for (int r = c + 1; r < 6; ++r) CHECK(started(r, c) == -7.0);
         }
       }
     }
@@ -199,6 +207,18 @@ TEST_CASE("spatial: upper_symmetric_times multiplies by the symmetric matrix its
     for (int r = c + 1; r < 6; ++r) A_upper(r, c) = std::numeric_limits<double>::quiet_NaN();
   const Vec6 x = (Vec6() << 1.0, -2.0, 0.5, 3.0, -1.5, 0.25).finished();
   CHECK((upper_symmetric_times(A_upper, x) - A * x).norm() < 1e-14);
+  // With a column mask, for an x that is zero in the columns left out: the same product, and
+  // those columns are not read. A stored entry (r, c) also stands for (c, r), so NaN can mark
+  // only the entries whose row and column are both left out: it must not show.
+  Vec6 x_sparse = x;
+  x_sparse[1] = x_sparse[4] = 0.0;
+  Mat6 A_masked = A_upper;
+  A_masked(1, 1) = A_masked(1, 4) = A_masked(4, 4) = std::numeric_limits<double>::quiet_NaN();
+  constexpr unsigned without_1_and_4 = 0x3Fu & ~(1u << 1) & ~(1u << 4);
+  CHECK((upper_symmetric_times<without_1_and_4>(A_masked, x_sparse) - A * x_sparse).norm() < 1e-14);
+  const Vec6 unmasked = upper_symmetric_times(A_masked, x_sparse);  // reads them: NaN · 0
+  CHECK(std::isnan(unmasked[1]));
+  CHECK(std::isnan(unmasked[4]));
 }
 
 TEST_CASE("spatial: solve_spd6 answers NaN for a matrix that is not positive definite") {
