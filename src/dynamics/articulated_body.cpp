@@ -58,7 +58,9 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
     const double inv_D = 1.0 / s.D;  // one division: the rank-one update and pass 3 multiply
     s.U_over_D = s.U * inv_D;
     s.u_over_D = s.u * inv_D;
+#pragma GCC unroll 6
     for (int c = 0; c < 6; ++c)
+#pragma GCC unroll 6
       for (int r = 0; r <= c; ++r) s.IA(r, c) = IA(r, c) - s.U[r] * s.U_over_D[c];  // Ia = IA − U Uᵀ/D
     Ia = &s.IA;
     pa += s.U * s.u_over_D;
