@@ -62,7 +62,7 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
     for (int c = 0; c < 6; ++c)
 #pragma GCC unroll 6
       for (int r = 0; r <= c; ++r) s.IA(r, c) = IA(r, c) - s.U[r] * s.U_over_D[c];  // Ia = IA − U Uᵀ/D
-    Ia = &s.IA;
+    Ia = &s.IA;  // IA may be s.IA, now reduced: only Ia is read from here on
     pa += s.U * s.u_over_D;
   }
   pa += spatial::upper_symmetric_times<velocity_product_columns(K)>(*Ia, s.c);

@@ -18,7 +18,9 @@ struct BodyState {
   BodyMotion motion;     // R_WB, V_WB_B, velocity relative to the water
   Vec6 c = Vec6::Zero(); // V × S·q̇
   Vec6 F_Bo_B;           // all non-inertial wrenches on the body about Bo (fluid, weight, applied)
-  Mat6 IA;               // upper triangle only; for a body with children, set once IA_started
+  // Upper triangle only. After pass 2: Ia (reduced) for a one-dof body, M_B + the children's
+  // shares for a free root with children, unset for a fixed body without children.
+  Mat6 IA;
   bool IA_started = false;  // a child has joined this pass (articulated_body.cpp)
   Vec6 pA;
   Vec6 U;

@@ -78,7 +78,7 @@ inline double upper_entry(const Mat6& A, int r, int c) { return r <= c ? A(r, c)
 // itself GCC kept the row loop and chose each entry's triangle by branching.
 // Only the columns c whose bit (Columns >> c) & 1 is set are read: the others' x[c] must be
 // zero (the caller knows which, e.g. a velocity product along a frame axis; articulated_body.cpp).
-// Skipping them changes no bit of a finite result but the sign of a zero.
+// For finite A and x, skipping them changes no bit of the result but the sign of a zero.
 template <unsigned Columns = 0x3Fu>
 inline Vec6 upper_symmetric_times(const Mat6& A, const Vec6& x) {
   Vec6 y;
