@@ -57,7 +57,7 @@ class Run {
     }
     // Controllers take their first sample at t = 0, before the first step (sample_clock.h).
     controllers_.update(0.0, x_.data(), workspace_);
-    emit_sample(0.0, x_);
+    emit_sample(0.0, x_, 0.0, Projection::needed);
     if (result_.outcome == Outcome::diverged) return result_;
     double t = 0.0;
     std::size_t next_end = 0;
@@ -82,11 +82,12 @@ class Run {
       // At the accepted segment end: controllers first, so a sample there shows their new
       // outputs, as it shows the new branch of a jumping channel.
       controllers_.update(t, x_.data(), workspace_);
+      sample_derivative_ready_ = false;  // the controllers' new outputs: f(t, x) is not what it was
       if (samples_left() && sample_time(next_sample_) == t) {
-        emit_sample(t, x_);
+        emit_sample(t, x_, t, Projection::done);  // x_ was projected after its last step
         if (result_.outcome == Outcome::diverged) return result_;
       }
-      if (interrupted(t, x_)) return result_;
+      if (interrupted(t, x_, t, Projection::done)) return result_;
     }
     result_.outcome = Outcome::completed;
     return result_;
@@ -101,11 +102,26 @@ class Run {
   bool samples_left() const { return next_sample_ <= last_sample_index_; }
   bool stop_requested() const { return stop_ && stop_->load(std::memory_order_relaxed); }
 
-  void emit_sample(double t, const StateVector& x) {
-    std::copy(x.begin(), x.end(), x_sample_.begin());
-    dynamics::normalize_quaternions(model_, x_sample_.data());
-    dynamics::evaluate(model_, t, x_sample_.data(), xdot_sample_.data(), workspace_);
-    sink_.on_sample(t, x_sample_.data(), xdot_sample_.data(), workspace_);
+  // Whether a sample's state still needs its quaternions projected to unit norm: done for
+  // x_ after every rk4 step and at a segment's end; needed for the initial state and for
+  // dopri5's dense output.
+  enum class Projection { done, needed };
+
+  // Hands the sink the state x at t and f(t, x), evaluated with the schedule at
+  // `schedule_time` (the segment's, so that rk4's next step can take this evaluation of
+  // f(t, x_) as its first stage: sample_derivative_ready_).
+  void emit_sample(double t, const StateVector& x, double schedule_time, Projection projection) {
+    const double* x_at = x.data();
+    if (projection == Projection::needed) {
+      std::copy(x.begin(), x.end(), x_sample_.begin());
+      dynamics::normalize_quaternions(model_, x_sample_.data());
+      x_at = x_sample_.data();
+    }
+    dynamics::evaluate(model_, t, schedule_time, x_at, xdot_sample_.data(), workspace_);
+    sample_derivative_ready_ = x_at == x_.data();
+    sample_derivative_time_ = t;
+    sample_derivative_schedule_ = schedule_time;
+    sink_.on_sample(t, x_at, xdot_sample_.data(), workspace_);
     surface_.check(model_, workspace_, t, result_.warnings);
     result_.end_time = t;
     ++next_sample_;
@@ -137,9 +153,9 @@ class Run {
     return true;
   }
 
-  bool interrupted(double t, const StateVector& x) {
+  bool interrupted(double t, const StateVector& x, double schedule_time, Projection projection) {
     if (!stop_requested()) return false;
-    if (result_.end_time < t) emit_sample(t, x);
+    if (result_.end_time < t) emit_sample(t, x, schedule_time, projection);
     result_.outcome = Outcome::interrupted;
     return true;
   }
@@ -155,8 +171,9 @@ class Run {
       ++result_.steps;
       dynamics::normalize_quaternions(model_, x_.data());
       if (diverged(t, x_)) return false;
-      if (t < t_end && samples_left() && t == sample_time(next_sample_)) emit_sample(t, x_);
-      if (result_.outcome == Outcome::diverged || (t < t_end && interrupted(t, x_))) return false;
+      if (t < t_end && samples_left() && t == sample_time(next_sample_))
+        emit_sample(t, x_, rhs_.schedule_time, Projection::done);
+      if (result_.outcome == Outcome::diverged || (t < t_end && interrupted(t, x_, rhs_.schedule_time, Projection::done))) return false;
     }
     return true;
   }
@@ -169,7 +186,13 @@ class Run {
     double* x = x_.data();
     double *k1 = k1_.data(), *k2 = k2_.data(), *k3 = k3_.data(), *k4 = k4_.data(), *x_tmp = x_tmp_.data();
     const double dh = 0.5 * dt, th = t + dh;
-    rhs_(x_, k1_, t);
+    if (sample_derivative_ready_ && sample_derivative_time_ == t && sample_derivative_schedule_ == rhs_.schedule_time) {
+      std::swap(k1_, xdot_sample_);  // the sample just taken evaluated f(t, x_) with this segment's schedule
+      k1 = k1_.data();
+    } else {
+      rhs_(x_, k1_, t);
+    }
+    sample_derivative_ready_ = false;  // x_ changes below
     for (std::size_t i = 0; i < n; ++i) x_tmp[i] = x[i] + dh * k1[i];
     rhs_(x_tmp_, k2_, th);
     for (std::size_t i = 0; i < n; ++i) x_tmp[i] = x[i] + dh * k2[i];
@@ -197,13 +220,13 @@ class Run {
       if (stalled(stepper.current_time(), stepper.current_time_step())) return false;
       while (samples_left() && sample_time(next_sample_) <= t_now && sample_time(next_sample_) < t_end) {
         stepper.calc_state(sample_time(next_sample_), x_);
-        emit_sample(sample_time(next_sample_), x_);
+        emit_sample(sample_time(next_sample_), x_, rhs_.schedule_time, Projection::needed);
         if (result_.outcome == Outcome::diverged) return false;
       }
       dt_trial_ = stepper.current_time_step();
       if (stop_requested()) {
         stepper.calc_state(t_now, x_);
-        return !interrupted(t_now, x_);
+        return !interrupted(t_now, x_, t_now, Projection::needed);
       }
       if (stepper.current_time() < t_end && quaternions_drifted(stepper.current_state())) {
         x_ = stepper.current_state();
@@ -243,6 +266,11 @@ class Run {
   long next_sample_ = 0;
   const long last_sample_index_;
   StateVector k1_, k2_, k3_, k4_, x_tmp_;  // rk4_step's stages
+  // xdot_sample_ holds f(sample_derivative_time_, x_) with the schedule at
+  // sample_derivative_schedule_: set by a sample taken at x_ itself, cleared when x_ or the
+  // controllers' outputs change. rk4_step takes it as its first stage when t and schedule agree.
+  bool sample_derivative_ready_ = false;
+  double sample_derivative_time_ = 0.0, sample_derivative_schedule_ = 0.0;
   std::optional<Dopri5> dopri5_;
   double dt_trial_ = settings_.step;
   RunResult result_;

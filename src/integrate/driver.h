@@ -13,6 +13,8 @@
 //   state (dynamics/controller_set.h), before the output sample at that time is written.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
 //   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
+// - rk4: a sample is the state at its step point as the integrator holds it (projected once),
+//   and its f(t, x) is the next step's first stage, not evaluated again.
 // - dopri5 stops with Outcome::diverged if its step shrinks below 1e-12·max(1, t).
 // - After each step the state is checked: a non-finite or exploding value stops the run with
 //   Outcome::diverged and names the body, the component and the time.

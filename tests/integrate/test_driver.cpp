@@ -2,8 +2,12 @@
 // divergence and interruption.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "dynamics/pipeline.h"
+#include "scenario/load_scenario.h"
 #include "support/simulate.h"
 
 using namespace uwsim;
@@ -124,4 +128,80 @@ TEST_CASE("driver: a stop request ends the run after the current step, sampling 
   CHECK(result.outcome == integrate::Outcome::interrupted);
   REQUIRE(tr.t.size() == 2);
   CHECK(tr.t[1] == doctest::Approx(1e-3));
+}
+
+namespace {
+
+// A vehicle with a one-link arm, pushed by a force that a quintic channel ramps up: f depends
+// on t, on every coordinate and on the quaternion.
+scenario::Scenario ramped_arm(double output_rate) {
+  scenario::Scenario s = scenario::load_scenario_text(
+      "name: ramped_arm\n"
+      "simulation: {duration: 0.05, step: 0.001, output_rate: 50.0}\n"
+      "bodies:\n"
+      "  - {name: rov, mass: 11.5, inertia: [0.16, 0.16, 0.16], center_of_gravity: [0.0, 0.0, 0.02],\n"
+      "     volume: 0.0117, added_mass: [5.5, 12.7, 14.57, 0.12, 0.12, 0.12],\n"
+      "     quadratic_damping: [18.18, 21.66, 36.99, 1.55, 1.55, 1.55],\n"
+      "     initial: {velocity: [0.2, 0.0, 0.1, 0.3, -0.2, 0.5]}}\n"
+      "  - {name: link, mass: 0.35, inertia: [0.001, 0.002, 0.002], center_of_gravity: [0.05, 0.0, 0.0]}\n"
+      "joints:\n"
+      "  - {name: q, type: revolute, parent: rov, child: link, origin: {xyz: [0.15, 0.0, 0.1]},\n"
+      "     axis: [0.0, 1.0, 0.0], initial: {position: 0.3, velocity: -1.0}}\n"
+      "inputs:\n"
+      "  - {name: ramp, type: quintic, start: 0.0, stop: 0.05, from: 0.0, to: 1.0}\n"
+      "forces:\n"
+      "  - {name: push, body: rov, force: [20.0, 5.0, -3.0], moment: [0.0, 0.0, 2.0], input: ramp}\n",
+      "ramped_arm.yaml");
+  s.simulation.output_rate = output_rate;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("driver: rk4's samples are classic RK4 over dynamics::evaluate, to the bit, however often it samples") {
+  // The reference: the scheme written out here, with the driver's step schedule (a step lands
+  // on each sample time k / rate; between them t advances by h) and its projection after each
+  // step. A sample's f(t, x) is the next step's first stage in the driver: taken at the wrong
+  // state, time or schedule, it would change every later bit.
+  for (const double rate : {1000.0, 200.0, 50.0}) {
+    CAPTURE(rate);
+    const scenario::Scenario s = ramped_arm(rate);
+    const test::Trajectory run = test::simulate(s);
+    REQUIRE(run.result.outcome == integrate::Outcome::completed);
+    const dynamics::Model& m = run.model;
+    const std::size_t n = m.x0.size();
+    dynamics::Workspace ws(m);
+    std::vector<double> x = m.x0, k1(n), k2(n), k3(n), k4(n), x_tmp(n), xdot(n);
+    const auto f = [&](const std::vector<double>& at, std::vector<double>& out, double t) {
+      dynamics::evaluate(m, t, 0.0, at.data(), out.data(), ws);  // one segment: schedule at 0
+    };
+    const double h = s.simulation.step;
+    const long last = std::max(1L, static_cast<long>(std::ceil(s.simulation.duration * rate - 1e-9)));  // as the driver
+    double t = 0.0;
+    std::size_t sample = 1;  // sample 0 is the initial state, projected for the sink
+    REQUIRE(run.t.size() == static_cast<std::size_t>(last) + 1);
+    for (long k = 1; k <= last; ++k) {
+      const double next = k == last ? s.simulation.duration : static_cast<double>(k) / rate;
+      while (t < next) {
+        const bool lands = next - t <= h * (1.0 + 1e-6);
+        const double dt = lands ? next - t : h, dh = 0.5 * dt, dt6 = (1.0 / 6.0) * dt, dt3 = (1.0 / 3.0) * dt;
+        f(x, k1, t);
+        for (std::size_t i = 0; i < n; ++i) x_tmp[i] = x[i] + dh * k1[i];
+        f(x_tmp, k2, t + dh);
+        for (std::size_t i = 0; i < n; ++i) x_tmp[i] = x[i] + dh * k2[i];
+        f(x_tmp, k3, t + dh);
+        for (std::size_t i = 0; i < n; ++i) x_tmp[i] = x[i] + dt * k3[i];
+        f(x_tmp, k4, t + dt);
+        for (std::size_t i = 0; i < n; ++i) x[i] = x[i] + dt6 * k1[i] + dt3 * k2[i] + dt3 * k3[i] + dt6 * k4[i];
+        dynamics::normalize_quaternions(m, x.data());
+        t = lands ? next : t + h;
+      }
+      f(x, xdot, t);
+      CAPTURE(k);
+      REQUIRE(run.t[sample] == t);
+      CHECK(run.x[sample] == x);
+      CHECK(run.xdot[sample] == xdot);
+      ++sample;
+    }
+  }
 }
