@@ -108,8 +108,9 @@ class Run {
   enum class Projection { done, needed };
 
   // Hands the sink the state x at t and f(t, x), evaluated with the schedule at
-  // `schedule_time` (the segment's, so that rk4's next step can take this evaluation of
-  // f(t, x_) as its first stage: sample_derivative_ready_).
+  // `schedule_time`: the running segment's start inside a segment, t at its end (where the
+  // next segment starts), so that rk4's next step can take this evaluation of f(t, x_) as its
+  // first stage (sample_derivative_ready_).
   void emit_sample(double t, const StateVector& x, double schedule_time, Projection projection) {
     const double* x_at = x.data();
     if (projection == Projection::needed) {
@@ -173,7 +174,8 @@ class Run {
       if (diverged(t, x_)) return false;
       if (t < t_end && samples_left() && t == sample_time(next_sample_))
         emit_sample(t, x_, rhs_.schedule_time, Projection::done);
-      if (result_.outcome == Outcome::diverged || (t < t_end && interrupted(t, x_, rhs_.schedule_time, Projection::done))) return false;
+      if (result_.outcome == Outcome::diverged) return false;
+      if (t < t_end && interrupted(t, x_, rhs_.schedule_time, Projection::done)) return false;
     }
     return true;
   }

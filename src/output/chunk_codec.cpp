@@ -58,6 +58,10 @@ std::size_t spread_planes(const unsigned char* shuffled, std::size_t count) {
   return k;
 }
 
+[[noreturn]] void deflate_failed(std::size_t bytes) {
+  throw std::runtime_error("deflate failed on a chunk of " + std::to_string(bytes) + " bytes");
+}
+
 }  // namespace
 
 ChunkCodec::ChunkCodec(int level) : compressor_(libdeflate_alloc_compressor(level)) {
@@ -82,7 +86,7 @@ void ChunkCodec::encode(const double* values, std::size_t count, std::vector<uns
   if (stored == 0) {  // deflate throughout
     out.resize(libdeflate_zlib_compress_bound(compressor_, size));
     const std::size_t written = libdeflate_zlib_compress(compressor_, in, size, out.data(), out.size());
-    if (written == 0) throw std::runtime_error("deflate failed on a chunk of " + std::to_string(size) + " bytes");
+    if (written == 0) deflate_failed(size);
     out.resize(written);
     return;
   }
@@ -109,7 +113,7 @@ void ChunkCodec::encode(const double* values, std::size_t count, std::vector<uns
   if (stored < size) {
     const std::size_t room = static_cast<std::size_t>(out.data() + out.size() - o) - 4;
     const std::size_t written = libdeflate_deflate_compress(compressor_, in + stored, size - stored, o, room);
-    if (written == 0) throw std::runtime_error("deflate failed on a chunk of " + std::to_string(size) + " bytes");
+    if (written == 0) deflate_failed(size);
     o += written;
   }
   const std::uint32_t adler = libdeflate_adler32(1, in, size);
