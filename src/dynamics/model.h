@@ -82,11 +82,13 @@ struct Joint {
 
   int dof() const { return type == JointType::free ? 6 : type == JointType::fixed ? 0 : 1; }
   // S·rate in child coordinates: the joint's velocity at q̇, or its acceleration's share at q̈.
-  // For S = e_k one entry, not six products.
+  // For S = e_k one entry, not six products. Each entry is chosen, not stored at index k:
+  // a store at a run-time index into a zeroed Vec6, read back whole, could not be forwarded
+  // from the store buffer and stalled the kinematics pass (DEVELOPING.md, Speed, 2026-11-29).
   Vec6 motion(double rate) const {
     if (S_index < 0) return S_C * rate;
-    Vec6 m = Vec6::Zero();
-    m[S_index] = rate;
+    Vec6 m;
+    for (int i = 0; i < 6; ++i) m[i] = i == S_index ? rate : 0.0;
     return m;
   }
   // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first. Inline

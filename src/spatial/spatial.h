@@ -7,6 +7,8 @@
 //   F_Bo_B  spatial force about B's origin, expressed in B:        [n; f]
 #pragma once
 
+#include <array>
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>  // cross products
 #include <cmath>
@@ -93,51 +95,60 @@ inline Vec6 upper_symmetric_times(const Mat6& A, const Vec6& x) {
   return y;
 }
 
-// x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia), by A = L·diag(d)·Lᵀ
-// with unit lower L and fixed trip counts the compiler unrolls: several times cheaper than the
-// generic factorisation for this one size, and it is in the step path of every floating base.
-// No square root, and the six pivots are inverted once: the solves only multiply, so no
-// division lies on their dependency chains. A pivot that is not positive (A not positive
-// definite, or NaN) gives NaN, for the divergence watch to report, as a Cholesky factor would.
-// Only A's upper triangle is read: the articulated-body pass keeps its inertias as upper
-// triangles (transform.h, add_inertia_to_parent).
-// Unrolled by request, like upper_symmetric_times: left to itself GCC kept loops whose trip
-// counts depend on the outer index, with the factors in memory (540 instructions a solve
-// against 225 unrolled, the same results to the bit).
+// The inverse of a symmetric 3×3 matrix, given by its upper-triangle entries, by cofactors
+// (adj(P)/det P), as the six upper-triangle entries [00, 01, 02, 11, 12, 22]. NaN unless P is
+// positive definite (leading minors P00, P00·P11 − P01², det P all positive: Sylvester's
+// criterion), for the divergence watch, as a Cholesky factor's square root gives.
+inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, double p11, double p12, double p22) {
+  const double a00 = p11 * p22 - p12 * p12, a01 = p02 * p12 - p01 * p22, a02 = p01 * p12 - p02 * p11;
+  const double a11 = p00 * p22 - p02 * p02, a12 = p01 * p02 - p00 * p12, a22 = p00 * p11 - p01 * p01;
+  const double det = p00 * a00 + p01 * a01 + p02 * a02;
+  const double g = (p00 > 0.0 && a22 > 0.0 && det > 0.0) ? 1.0 / det : std::numeric_limits<double>::quiet_NaN();
+  return {a00 * g, a01 * g, a02 * g, a11 * g, a12 * g, a22 * g};
+}
+
+// x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia) by 3×3 blocks,
+// A = [P Q; Qᵀ R]: with Y = P⁻¹Q and the Schur complement S = R − QᵀY,
+//   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂        [Golub & Van Loan, Matrix
+// Computations, 4th ed., Sec. 3.2.11 (block LU); A is positive definite iff P and S are]
+// with P⁻¹ and S⁻¹ by cofactors (inverse_spd3). It is in the step path of every floating base,
+// at the end of the articulated-body pass, where nothing else overlaps it: its dependency chain
+// is what costs. A 6×6 L·diag(d)·Lᵀ (before 2026-11-29) has six divisions in a row, each
+// waiting for the last; here there are two, and every other product of a stage is independent
+// of its neighbours (the UVMS's RK4 step about 2 % faster, DEVELOPING.md, Speed).
+// A that is not positive definite (P or S not, or NaN) gives NaN. Only A's upper triangle is
+// read: the articulated-body pass keeps its inertias as upper triangles (transform.h,
+// add_inertia_to_parent).
 inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
-  double L[6][6], Ld[6][6];  // below the diagonal: L(i, j) and L(i, j)·d_j
-  double inv_d[6];
-#pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) {
-    double d = A(j, j);
-#pragma GCC unroll 6
-    for (int k = 0; k < j; ++k) d -= L[j][k] * Ld[j][k];
-    inv_d[j] = d > 0.0 ? 1.0 / d : std::numeric_limits<double>::quiet_NaN();
-#pragma GCC unroll 6
-    for (int i = j + 1; i < 6; ++i) {
-      double v = A(j, i);  // (i, j) below the diagonal, read from the upper triangle
-#pragma GCC unroll 6
-      for (int k = 0; k < j; ++k) v -= L[i][k] * Ld[j][k];
-      Ld[i][j] = v;
-      L[i][j] = v * inv_d[j];
-    }
+  const auto [i00, i01, i02, i11, i12, i22] = inverse_spd3(A(0, 0), A(0, 1), A(0, 2), A(1, 1), A(1, 2), A(2, 2));
+  double Y[3][3];  // P⁻¹ Q
+#pragma GCC unroll 3
+  for (int c = 0; c < 3; ++c) {
+    const double q0 = A(0, 3 + c), q1 = A(1, 3 + c), q2 = A(2, 3 + c);
+    Y[0][c] = i00 * q0 + i01 * q1 + i02 * q2;
+    Y[1][c] = i01 * q0 + i11 * q1 + i12 * q2;
+    Y[2][c] = i02 * q0 + i12 * q1 + i22 * q2;
   }
-  Vec6 y;  // L y = b
-#pragma GCC unroll 6
-  for (int i = 0; i < 6; ++i) {
-    double v = b[i];
-#pragma GCC unroll 6
-    for (int k = 0; k < i; ++k) v -= L[i][k] * y[k];
-    y[i] = v;
-  }
-  Vec6 x;  // Lᵀ x = diag(d)⁻¹ y
-#pragma GCC unroll 6
-  for (int i = 5; i >= 0; --i) {
-    double v = y[i] * inv_d[i];
-#pragma GCC unroll 6
-    for (int k = i + 1; k < 6; ++k) v -= L[k][i] * x[k];
-    x[i] = v;
-  }
+  double S[3][3];  // R − Qᵀ Y, upper triangle
+#pragma GCC unroll 3
+  for (int c = 0; c < 3; ++c)
+#pragma GCC unroll 3
+    for (int r = 0; r <= c; ++r)
+      S[r][c] = A(3 + r, 3 + c) - (A(0, 3 + r) * Y[0][c] + A(1, 3 + r) * Y[1][c] + A(2, 3 + r) * Y[2][c]);
+  const auto [j00, j01, j02, j11, j12, j22] = inverse_spd3(S[0][0], S[0][1], S[0][2], S[1][1], S[1][2], S[2][2]);
+  const double y0 = i00 * b[0] + i01 * b[1] + i02 * b[2];  // P⁻¹ b₁
+  const double y1 = i01 * b[0] + i11 * b[1] + i12 * b[2];
+  const double y2 = i02 * b[0] + i12 * b[1] + i22 * b[2];
+  double r[3];  // b₂ − Qᵀ P⁻¹ b₁
+#pragma GCC unroll 3
+  for (int c = 0; c < 3; ++c) r[c] = b[3 + c] - (A(0, 3 + c) * y0 + A(1, 3 + c) * y1 + A(2, 3 + c) * y2);
+  Vec6 x;
+  x[3] = j00 * r[0] + j01 * r[1] + j02 * r[2];
+  x[4] = j01 * r[0] + j11 * r[1] + j12 * r[2];
+  x[5] = j02 * r[0] + j12 * r[1] + j22 * r[2];
+  x[0] = y0 - (Y[0][0] * x[3] + Y[0][1] * x[4] + Y[0][2] * x[5]);
+  x[1] = y1 - (Y[1][0] * x[3] + Y[1][1] * x[4] + Y[1][2] * x[5]);
+  x[2] = y2 - (Y[2][0] * x[3] + Y[2][1] * x[4] + Y[2][2] * x[5]);
   return x;
 }
 

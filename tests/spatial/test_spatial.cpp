@@ -232,4 +232,32 @@ TEST_CASE("spatial: solve_spd6 answers NaN for a matrix that is not positive def
   CHECK(solve_spd6(A, b).array().isNaN().all());
   A(2, 2) = 0.0;  // singular, positive semi-definite only
   CHECK(solve_spd6(A, b).array().isNaN().all());
+  // The angular block P positive definite, but not the whole: the coupling makes the Schur
+  // complement R − Qᵀ P⁻¹ Q indefinite (here 1 − 1.2² in entry (3, 3)).
+  A = Mat6::Identity();
+  A(0, 3) = A(3, 0) = 1.2;
+  CHECK(A.llt().info() != Eigen::Success);
+  CHECK(solve_spd6(A, b).array().isNaN().all());
+  // Two negative eigenvalues in a 3×3 block: its determinant is positive, its 2×2 leading
+  // minor is not.
+  A = Mat6::Identity();
+  A(1, 1) = A(2, 2) = -1.0;
+  CHECK(solve_spd6(A, b).array().isNaN().all());
+  A = Mat6::Identity();
+  A(4, 4) = A(5, 5) = -1.0;
+  CHECK(solve_spd6(A, b).array().isNaN().all());
+}
+
+TEST_CASE("spatial: solve_spd6 on an ill-conditioned inertia agrees with Eigen's LDLT") {
+  // A vehicle-sized articulated inertia whose angular and linear blocks are strongly coupled:
+  // mass 30, inertia 0.3 about a centre of gravity 0.5 m below the origin, added mass on the
+  // diagonal. The 1e-12 bands are relative and far above the rounding of either solve.
+  const Vec3 c(0.05, -0.02, 0.5);
+  Mat6 A = rigid_body_inertia(30.0, c, Mat3::Identity() * 0.3);
+  A.diagonal() += (Vec6() << 0.12, 0.12, 0.12, 5.5, 12.7, 14.6).finished();
+  const Vec6 b = (Vec6() << 0.3, -0.2, 0.05, 40.0, -15.0, 110.0).finished();
+  const Vec6 reference = A.ldlt().solve(b);
+  const Vec6 x = solve_spd6(A, b);
+  CHECK((x - reference).norm() <= 1e-12 * reference.norm());
+  CHECK((A * x - b).norm() <= 1e-12 * b.norm());
 }
