@@ -84,7 +84,7 @@ struct Joint {
   // S·rate in child coordinates: the joint's velocity at q̇, or its acceleration's share at q̈.
   // For S = e_k one entry, not six products. Each entry is chosen, not stored at index k:
   // a store at a run-time index into a zeroed Vec6, read back whole, could not be forwarded
-  // from the store buffer and stalled the kinematics pass (DEVELOPING.md, Speed, 2026-11-29).
+  // from the store buffer and stalled the kinematics pass (DEVELOPING.md, Speed, "night session").
   Vec6 motion(double rate) const {
     if (S_index < 0) return S_C * rate;
     Vec6 m;

@@ -113,9 +113,9 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
 // Computations, 4th ed., Sec. 3.2.11 (block LU); A is positive definite iff P and S are]
 // with P⁻¹ and S⁻¹ by cofactors (inverse_spd3). It is in the step path of every floating base,
 // at the end of the articulated-body pass, where nothing else overlaps it: its dependency chain
-// is what costs. A 6×6 L·diag(d)·Lᵀ (before 2026-11-29) has six divisions in a row, each
-// waiting for the last; here there are two, and every other product of a stage is independent
-// of its neighbours (the UVMS's RK4 step about 2 % faster, DEVELOPING.md, Speed).
+// is what costs. The 6×6 L·diag(d)·Lᵀ used before (DEVELOPING.md, Speed, "night session") had
+// six divisions in a row, each waiting for the last; here there are two, and the products of
+// each stage are independent of one another (the UVMS's RK4 step about 2 % faster).
 // A that is not positive definite (P or S not, or NaN) gives NaN. Only A's upper triangle is
 // read: the articulated-body pass keeps its inertias as upper triangles (transform.h,
 // add_inertia_to_parent).
