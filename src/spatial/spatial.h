@@ -109,8 +109,9 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
 
 // x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia) by 3×3 blocks,
 // A = [P Q; Qᵀ R]: with Y = P⁻¹Q and the Schur complement S = R − QᵀY,
-//   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂        [Golub & Van Loan, Matrix
-// Computations, 4th ed., Sec. 3.2.11 (block LU); A is positive definite iff P and S are]
+//   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂
+// (block LU; A is positive definite iff P and S are [Golub & Van Loan, Matrix Computations,
+// 4th ed., Ch. 3 and 4])
 // with P⁻¹ and S⁻¹ by cofactors (inverse_spd3). It is in the step path of every floating base,
 // at the end of the articulated-body pass, where nothing else overlaps it: its dependency chain
 // is what costs. The 6×6 L·diag(d)·Lᵀ used before (DEVELOPING.md, Speed, "night session") had
