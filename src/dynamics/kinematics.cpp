@@ -23,7 +23,7 @@ void compute_kinematics(const dynamics::Model& model, const double* x, Workspace
     } else {
       const double q = body.joint.dof() == 1 ? x[body.q_offset] : 0.0;
       const double qd = body.joint.dof() == 1 ? x[body.v_offset] : 0.0;
-      s.X_PB = body.joint.pose_in_parent(q);
+      body.joint.write_pose_in_parent(q, s.X_PB);
       const Vec6 joint_velocity = body.joint.motion(qd);
       if (body.parent >= 0) {
         const BodyState& parent = ws.bodies[static_cast<std::size_t>(body.parent)];

@@ -92,8 +92,15 @@ struct Joint {
     return m;
   }
   // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first. Inline
-  // (below): the kinematics calls it for every joint at every evaluation.
-  spatial::Pose pose_in_parent(double q) const;
+  // (below): the kinematics calls it for every joint at every evaluation, in place: a Pose
+  // returned through a temporary was copied with wide loads of entries stored one by one a
+  // moment before, which the store buffer cannot forward (DEVELOPING.md, Speed).
+  void write_pose_in_parent(double q, spatial::Pose& X_PC) const;
+  spatial::Pose pose_in_parent(double q) const {
+    spatial::Pose X_PC;
+    write_pose_in_parent(q, X_PC);
+    return X_PC;
+  }
   void expand_pose();
 };
 
@@ -139,10 +146,10 @@ struct AppliedForce {
 
 // X_PC(q) from the expansion expand_pose() keeps ([RBDA] Sec. 4.4, Rodrigues). Always inlined:
 // GCC had left it out of line in the kinematics pass, its Pose returned through memory.
-[[gnu::always_inline]] inline spatial::Pose Joint::pose_in_parent(double q) const {
+[[gnu::always_inline]] inline void Joint::write_pose_in_parent(double q, spatial::Pose& X_PC) const {
   if (type == JointType::revolute) {
     const double s = std::sin(q), versine = 1.0 - std::cos(q);
-    const Vec3 p_PC = X_PJ.p + d0 + s * d1 + versine * d2;
+    X_PC.p = X_PJ.p + d0 + s * d1 + versine * d2;
     if (rotation_axis >= 0) {
       // Only the (i, j) plane turns: two entries of C0 + s·C1 + versine·C2, summed in its order;
       // the sum's other entries are exactly 0, 1 or these two negated: R is the same to the bit
@@ -150,12 +157,15 @@ struct AppliedForce {
       const int i = (rotation_axis + 1) % 3, j = (rotation_axis + 2) % 3;
       const double cos_part = C0(i, i) + s * C1(i, i) + versine * C2(i, i);
       const double sin_part = C0(j, i) + s * C1(j, i) + versine * C2(j, i);
-      return {spatial::rotation_about_coordinate_axis(rotation_axis, cos_part, sin_part), p_PC};
+      spatial::write_rotation_about_coordinate_axis(rotation_axis, cos_part, sin_part, X_PC.R);
+      return;
     }
-    return {C0 + s * C1 + versine * C2, p_PC};
+    X_PC.R = C0 + s * C1 + versine * C2;
+    return;
   }
   const double shift = type == JointType::prismatic ? q : 0.0;
-  return {C0, X_PJ.p + d0 + shift * slide};
+  X_PC.R = C0;
+  X_PC.p = X_PJ.p + d0 + shift * slide;
 }
 
 struct Model {

@@ -103,16 +103,22 @@ inline void plane_of(const Mat3& R, double& c, double& s) {
 
 }  // namespace detail
 
-inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
-  return detail::with_axis(k, [&](auto axis) {
+// Written in place, entry by entry (Joint::write_pose_in_parent says why).
+inline void write_rotation_about_coordinate_axis(int k, double c, double s, Mat3& R) {
+  detail::with_axis(k, [&](auto axis) {
     constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
-    Mat3 R = Mat3::Zero();
+    R.setZero();
     R(K, K) = 1.0;
     R(i, i) = R(j, j) = c;
     R(j, i) = s;
     R(i, j) = -s;
-    return R;
   });
+}
+
+inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
+  Mat3 R;
+  write_rotation_about_coordinate_axis(k, c, s, R);
+  return R;
 }
 
 // X_AC = X_AB · X_BC. For R_BC about coordinate axis `axis` ≥ 0, columns i and j of R_AB mix
