@@ -96,7 +96,8 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   if (body.joint.type == JointType::free) {
     // A lone body's articulated inertia is its own constant M: use the inverse built once.
     // (Its IA and pA were not set: pA = −F, so −M⁻¹ pA = M⁻¹ F, to the bit.)
-    s.A_WB_B = body.is_lone_free() ? Vec6(body.M_inv_B * s.F_Bo_B) : Vec6(-spatial::solve_spd6(s.IA, s.pA));
+    if (body.is_lone_free()) s.A_WB_B = body.M_inv_B * s.F_Bo_B;
+    else s.A_WB_B = -spatial::solve_spd6(s.IA, s.pA);
     return;
   }
   // Read where it is, not copied: a copy is one wide load of entries stored one by one a

@@ -109,18 +109,19 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
 
 // x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia) by 3×3 blocks,
 // A = [P Q; Qᵀ R]: with Y = P⁻¹Q and the Schur complement S = R − QᵀY,
-//   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂
-// (block LU; A is positive definite iff P and S are [Golub & Van Loan, Matrix Computations,
-// 4th ed., Ch. 3 and 4])
-// with P⁻¹ and S⁻¹ by cofactors (inverse_spd3). It is in the step path of every floating base,
-// at the end of the articulated-body pass, where nothing else overlaps it: its dependency chain
-// is what costs. The 6×6 L·diag(d)·Lᵀ used before (DEVELOPING.md, Speed, "night session") had
-// six divisions in a row, each waiting for the last; here there are two, and the products of
-// each stage are independent of one another (the UVMS's RK4 step about 2 % faster).
+//   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂,
+// with P⁻¹ and S⁻¹ by cofactors (inverse_spd3): block LU, and A is positive definite iff P and
+// S are [Golub & Van Loan, Matrix Computations, 4th ed., Ch. 3 and 4]. It is in the step path
+// of every floating base, at the end of the articulated-body pass, where nothing else overlaps
+// it: its dependency chain is what costs. The 6×6 L·diag(d)·Lᵀ used before (DEVELOPING.md,
+// Speed, "night session") had six divisions in a row, each waiting for the last; here there are
+// two, and the products of each stage are independent of one another (the UVMS's RK4 step about
+// 2 % faster). Always inlined: called, it returned x through memory, entries stored one by one
+// and copied out whole, a load the store buffer cannot forward (DEVELOPING.md, Speed).
 // A that is not positive definite (P or S not, or NaN) gives NaN. Only A's upper triangle is
 // read: the articulated-body pass keeps its inertias as upper triangles (transform.h,
 // add_inertia_to_parent).
-inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
+[[gnu::always_inline]] inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
   const auto [i00, i01, i02, i11, i12, i22] = inverse_spd3(A(0, 0), A(0, 1), A(0, 2), A(1, 1), A(1, 2), A(2, 2));
   double Y[3][3];  // P⁻¹ Q
 #pragma GCC unroll 3
