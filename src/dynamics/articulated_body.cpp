@@ -96,6 +96,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   if (body.joint.type == JointType::free) {
     // A lone body's articulated inertia is its own constant M: use the inverse built once.
     // (Its IA and pA were not set: pA = −F, so −M⁻¹ pA = M⁻¹ F, to the bit.)
+    // Assigned in each branch, not through a Vec6 temporary of a ?: (see solve_spd6).
     if (body.is_lone_free()) s.A_WB_B = body.M_inv_B * s.F_Bo_B;
     else s.A_WB_B = -spatial::solve_spd6(s.IA, s.pA);
     return;

@@ -145,7 +145,7 @@ struct AppliedForce {
 };
 
 // X_PC(q) from the expansion expand_pose() keeps ([RBDA] Sec. 4.4, Rodrigues). Always inlined:
-// GCC had left it out of line in the kinematics pass, its Pose returned through memory.
+// GCC had left it out of line in the kinematics pass.
 [[gnu::always_inline]] inline void Joint::write_pose_in_parent(double q, spatial::Pose& X_PC) const {
   if (type == JointType::revolute) {
     const double s = std::sin(q), versine = 1.0 - std::cos(q);

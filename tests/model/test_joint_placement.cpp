@@ -2,6 +2,10 @@
 // elementary transforms assembled independently with Eigen's geometry module.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include <Eigen/Geometry>
 
 #include "model/build_model.h"
@@ -156,4 +160,56 @@ TEST_CASE("model: joint damping too stiff for the step is flagged (b·h > 2·S�
   CHECK(model::build_model(s).joints_with_stiff_damping(s.simulation.step).empty());
   s.joints[0].damping = 2.1 * own_inertia / s.simulation.step;
   CHECK(model::build_model(s).joints_with_stiff_damping(s.simulation.step) == std::vector<std::string>{kJoint});
+}
+
+TEST_CASE("joint placement: written in place, a joint's pose sets every entry, whatever the pose held before") {
+  // The kinematics writes each joint's pose over the last evaluation's (Joint::write_pose_in_parent):
+  // an entry left unwritten would keep a stale value there, while pose_in_parent, which starts
+  // from the identity, would hide it. So the target starts as NaN here and must come out as the
+  // value form's pose, to the bit, for each of the function's routes.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<model::JointSpec> joints;
+  for (int k = 0; k < 3; ++k) {  // revolute about a frame axis: the plane-rotation route
+    model::JointSpec j;
+    j.placement.xyz = Vector3d(0.2, -0.1, 0.05);
+    j.placement.axis = Vector3d::Unit(k);
+    joints.push_back(j);
+  }
+  model::JointSpec dh;  // revolute with a tilted axis (α ≠ 0): the full sum
+  dh.placement.kind = model::JointPlacementSpec::Kind::dh;
+  dh.placement.theta = 0.3, dh.placement.d = 0.05, dh.placement.a = 0.12, dh.placement.alpha = 1.2;
+  joints.push_back(dh);
+  dh.type = model::JointType::prismatic;
+  joints.push_back(dh);
+  dh.type = model::JointType::fixed;
+  joints.push_back(dh);
+  int routes = 0;
+  for (model::JointSpec j : joints) {
+    j.name = kJoint, j.parent = kParent, j.child = kChild;
+    scenario::Scenario s = test::scenario_with({test::plain_body(kParent), test::plain_body(kChild)}, 1.0);
+    s.joints = {j};
+    const dynamics::Joint joint = model::build_model(s).bodies[1].joint;
+    for (double q : {-0.7, 0.4}) {
+      spatial::Pose X_PC;
+      X_PC.R.setConstant(nan);
+      X_PC.p.setConstant(nan);
+      joint.write_pose_in_parent(q, X_PC);
+      const spatial::Pose expected = joint.pose_in_parent(q);
+      CHECK((X_PC.R.array() == expected.R.array()).all());
+      CHECK((X_PC.p.array() == expected.p.array()).all());
+    }
+    routes += joint.rotation_axis >= 0 && joint.type == dynamics::JointType::revolute;
+  }
+  CHECK(routes == 3);  // the first three took the plane-rotation route
+}
+
+TEST_CASE("joint placement: a rotation about coordinate axis k written in place sets all nine entries") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), c = std::cos(0.7), s = std::sin(0.7);
+  for (int k = 0; k < 3; ++k) {
+    spatial::Mat3 R;
+    R.setConstant(nan);
+    spatial::write_rotation_about_coordinate_axis(k, c, s, R);
+    const Eigen::Matrix3d expected = AngleAxisd(0.7, Vector3d::Unit(k)).toRotationMatrix();
+    CHECK((R - expected).norm() < 1e-15);  // NaN fails this too
+  }
 }
