@@ -89,7 +89,7 @@ void articulate(const dynamics::Model& model, const dynamics::Body& body, const 
   }
 }
 
-const Vec6 kAtRest = Vec6::Zero();  // a root's parent: the world, not accelerating
+const Vec6 kA_WW = Vec6::Zero();  // the world's spatial acceleration (a root's parent): zero
 
 // Pass 3 for one body: its spatial acceleration and joint acceleration.
 void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
@@ -103,7 +103,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
   }
   // Read where it is, not copied: a copy is one wide load of entries stored one by one a
   // moment ago, which waits for them to leave the store buffer (DEVELOPING.md, Speed).
-  const Vec6& A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B : kAtRest;
+  const Vec6& A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B : kA_WW;
   s.A_WB_B = spatial::motion_to_child(body.joint.rotation_axis, s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {
     s.qdd = s.u_over_D - s.U_over_D.dot(s.A_WB_B);  // (u − Uᵀa)/D, no division on the chain

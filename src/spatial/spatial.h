@@ -95,6 +95,8 @@ inline Vec6 upper_symmetric_times(const Mat6& A, const Vec6& x) {
   return y;
 }
 
+namespace detail {
+
 // The inverse of a symmetric 3×3 matrix, given by its upper-triangle entries, by cofactors
 // (adj(P)/det P), as the six upper-triangle entries [00, 01, 02, 11, 12, 22]. NaN unless P is
 // positive definite (leading minors P00, P00·P11 − P01², det P all positive: Sylvester's
@@ -107,22 +109,25 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
   return {a00 * g, a01 * g, a02 * g, a11 * g, a12 * g, a22 * g};
 }
 
+}  // namespace detail
+
 // x = A⁻¹ b for a symmetric positive-definite 6×6 A (an articulated inertia) by 3×3 blocks,
 // A = [P Q; Qᵀ R]: with Y = P⁻¹Q and the Schur complement S = R − QᵀY,
 //   x₂ = S⁻¹ (b₂ − Qᵀ P⁻¹ b₁),   x₁ = P⁻¹ b₁ − Y x₂,
-// with P⁻¹ and S⁻¹ by cofactors (inverse_spd3): block LU, and A is positive definite iff P and
-// S are [Golub & Van Loan, Matrix Computations, 4th ed., Ch. 3 and 4]. It is in the step path
-// of every floating base, at the end of the articulated-body pass, where nothing else overlaps
-// it: its dependency chain is what costs. The 6×6 L·diag(d)·Lᵀ used before (DEVELOPING.md,
-// Speed, "night session") had six divisions in a row, each waiting for the last; here there are
-// two, and the products of each stage are independent of one another (the UVMS's RK4 step about
-// 2 % faster). Always inlined: called, it returned x through memory, entries stored one by one
-// and copied out whole, a load the store buffer cannot forward (DEVELOPING.md, Speed).
+// with P⁻¹ and S⁻¹ by cofactors (detail::inverse_spd3): block LU, and A is positive definite
+// iff P and S are [Golub & Van Loan, Matrix Computations, 4th ed., Ch. 3 and 4]. It is in the
+// step path of every floating base, at the end of the articulated-body pass, where nothing else
+// overlaps it: its dependency chain is what costs. The 6×6 L·diag(d)·Lᵀ used before
+// (DEVELOPING.md, Speed, "night session") had six divisions in a row, each waiting for the
+// last; here there are two, and the products of each stage are independent of one another (the
+// UVMS's RK4 step about 2 % faster). Always inlined: called, it returned x through memory,
+// entries stored one by one and copied out whole, a load the store buffer cannot forward
+// (DEVELOPING.md, Speed).
 // A that is not positive definite (P or S not, or NaN) gives NaN. Only A's upper triangle is
 // read: the articulated-body pass keeps its inertias as upper triangles (transform.h,
 // add_inertia_to_parent).
 [[gnu::always_inline]] inline Vec6 solve_spd6(const Mat6& A, const Vec6& b) {
-  const auto [i00, i01, i02, i11, i12, i22] = inverse_spd3(A(0, 0), A(0, 1), A(0, 2), A(1, 1), A(1, 2), A(2, 2));
+  const auto [i00, i01, i02, i11, i12, i22] = detail::inverse_spd3(A(0, 0), A(0, 1), A(0, 2), A(1, 1), A(1, 2), A(2, 2));
   double Y[3][3];  // P⁻¹ Q
 #pragma GCC unroll 3
   for (int c = 0; c < 3; ++c) {
@@ -137,7 +142,7 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
 #pragma GCC unroll 3
     for (int r = 0; r <= c; ++r)
       S[r][c] = A(3 + r, 3 + c) - (A(0, 3 + r) * Y[0][c] + A(1, 3 + r) * Y[1][c] + A(2, 3 + r) * Y[2][c]);
-  const auto [j00, j01, j02, j11, j12, j22] = inverse_spd3(S[0][0], S[0][1], S[0][2], S[1][1], S[1][2], S[2][2]);
+  const auto [j00, j01, j02, j11, j12, j22] = detail::inverse_spd3(S[0][0], S[0][1], S[0][2], S[1][1], S[1][2], S[2][2]);
   const double y0 = i00 * b[0] + i01 * b[1] + i02 * b[2];  // P⁻¹ b₁
   const double y1 = i01 * b[0] + i11 * b[1] + i12 * b[2];
   const double y2 = i02 * b[0] + i12 * b[1] + i22 * b[2];

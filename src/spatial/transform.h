@@ -103,7 +103,8 @@ inline void plane_of(const Mat3& R, double& c, double& s) {
 
 }  // namespace detail
 
-// Written in place, entry by entry (Joint::write_pose_in_parent says why).
+// Written in place, entry by entry: returned through a temporary and copied out whole, the
+// entries were read back by loads the store buffer cannot forward (DEVELOPING.md, Speed).
 inline void write_rotation_about_coordinate_axis(int k, double c, double s, Mat3& R) {
   detail::with_axis(k, [&](auto axis) {
     constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
