@@ -116,12 +116,6 @@ inline void write_rotation_about_coordinate_axis(int k, double c, double s, Mat3
   });
 }
 
-inline Mat3 rotation_about_coordinate_axis(int k, double c, double s) {
-  Mat3 R;
-  write_rotation_about_coordinate_axis(k, c, s, R);
-  return R;
-}
-
 // X_AC = X_AB · X_BC. For R_BC about coordinate axis `axis` ≥ 0, columns i and j of R_AB mix
 // and column k stays; axis < 0 takes the dense product.
 inline Pose compose_about_axis(int axis, const Pose& X_AB, const Pose& X_BC) {
