@@ -266,6 +266,7 @@ int compare_files(const CompareOptions& o) {
   try {
     if (report_file) report_file->write(text);
     else std::fputs(text.c_str(), stdout);
+    // One figure per chosen pair, in their order: a pair that failed returned above.
     for (std::size_t i = 0; i < figure_files.size(); ++i) figure_files[i]->write(figure(pairs[i], o));
   } catch (const std::exception& error) {
     return output_failure(error);
