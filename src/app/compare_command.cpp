@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <numbers>
+#include <optional>
 
 #include "analysis/compare_metrics.h"
 #include "app/exit_codes.h"
 #include "app/series_files.h"
 #include "app/svg_plot.h"
 #include "app/text_output.h"
+#include "output/output_file.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::app {
@@ -140,9 +143,32 @@ void report(const std::vector<scenario::Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
 }
 
+int output_failure(const std::exception& error) {
+  std::fprintf(stderr, "sim compare: error: %s\n", error.what());
+  return exit_code_for(error);
+}
+
+// The figure of series `name` in --plot DIR.
+std::string figure_path(const CompareOptions& o, const std::string& name) {
+  std::string file = name;
+  std::replace(file.begin(), file.end(), '/', '_');
+  return o.plot_dir + "/" + file + ".svg";
+}
+
 }  // namespace
 
 int compare_files(const CompareOptions& o) {
+  // The report is checked and locked before anything is read (output/output_file.h), the figures
+  // as soon as their series are known, before the metrics.
+  output::InputFiles inputs({o.a, o.b});
+  if (!o.units_file.empty()) inputs.add(o.units_file);
+  std::optional<output::OutputFile> report_file;
+  std::vector<std::unique_ptr<output::OutputFile>> figure_files;
+  try {
+    if (!o.output.empty()) report_file.emplace(o.output, "-o", inputs, o.command_line);
+  } catch (const std::exception& error) {
+    return output_failure(error);
+  }
   SeriesFile A, B;
   std::vector<scenario::Diagnostic> problems;
   try {
@@ -201,6 +227,14 @@ int compare_files(const CompareOptions& o) {
     return report(problems), kBadInput;
   }
 
+  try {
+    if (!o.plot_dir.empty())
+      for (const auto& [sa, sb] : chosen)
+        figure_files.push_back(std::make_unique<output::OutputFile>(figure_path(o, sa->name), "--plot", inputs, o.command_line));
+  } catch (const std::exception& error) {
+    return output_failure(error);
+  }
+
   std::vector<Pair> pairs;
   for (const auto& [sa, sb] : chosen) {
     Pair p{sa, *sb, {}};
@@ -229,21 +263,13 @@ int compare_files(const CompareOptions& o) {
   if (!problems.empty()) return report(problems), kBadInput;
 
   const std::string text = o.format == "csv" ? csv(pairs) : o.format == "json" ? json(o, pairs) : table(o, pairs);
-  if (o.output.empty()) {
-    std::fputs(text.c_str(), stdout);
-  } else if (const std::string failure = write_text_file(o.output, text); !failure.empty()) {
-    std::fprintf(stderr, "sim compare: error: %s\n", failure.c_str());
-    return kBadInput;
-  }
-  if (!o.plot_dir.empty()) {
-    for (const Pair& p : pairs) {
-      std::string file = p.a->name;
-      std::replace(file.begin(), file.end(), '/', '_');
-      if (const std::string failure = write_text_file(o.plot_dir + "/" + file + ".svg", figure(p, o)); !failure.empty()) {
-        std::fprintf(stderr, "sim compare: error: %s\n", failure.c_str());
-        return kBadInput;
-      }
-    }
+  try {
+    if (report_file) report_file->write(text);
+    else std::fputs(text.c_str(), stdout);
+    // One figure per chosen pair, in their order: a pair that failed returned above.
+    for (std::size_t i = 0; i < figure_files.size(); ++i) figure_files[i]->write(figure(pairs[i], o));
+  } catch (const std::exception& error) {
+    return output_failure(error);
   }
   return kDone;
 }

@@ -19,6 +19,7 @@ struct CompareOptions {
   std::string format = "table";       // table, csv, json
   std::string output;                 // file; empty: standard output
   std::string plot_dir;               // empty: no figures
+  std::string command_line;           // for the outputs' locks (output/output_file.h)
 };
 
 // Returns the exit code (exit_codes.h); problems go to stderr as file:line:column: error: ….

@@ -13,6 +13,7 @@
 #include "app/series_files.h"
 #include "app/text_output.h"
 #include "model/build_model.h"
+#include "output/output_file.h"
 #include "scenario/load_scenario.h"
 #include "scenario/read_csv.h"
 
@@ -31,18 +32,44 @@ int fail(const std::string& message) {
   return kBadInput;
 }
 
-int emit(const IdentifyOptions& o, const std::string& text) {
-  if (o.output.empty()) {
+// The files identify writes (output/output_file.h), checked and locked before the work.
+struct Outputs {
+  std::optional<output::OutputFile> report, predictions, part;
+};
+
+// Opens each output `o` names; false after saying why one cannot be used.
+bool open_outputs(const IdentifyOptions& o, const output::InputFiles& inputs, Outputs& out) {
+  try {
+    if (!o.output.empty()) out.report.emplace(o.output, "-o", inputs, o.command_line);
+    if (!o.predictions.empty()) out.predictions.emplace(o.predictions, "--predictions", inputs, o.command_line);
+    if (!o.write_part.empty()) out.part.emplace(o.write_part, "--write-part", inputs, o.command_line);
+  } catch (const std::exception& error) {
+    fail(error.what());
+    return false;
+  }
+  return true;
+}
+
+// Writes `text` to `file`, or to standard output without one; the exit code.
+int emit(std::optional<output::OutputFile>& file, const std::string& text) {
+  if (!file) {
     std::fputs(text.c_str(), stdout);
     return kDone;
   }
-  const std::string failure = write_text_file(o.output, text);
-  return failure.empty() ? kDone : fail(failure);
+  try {
+    file->write(text);
+  } catch (const std::exception& error) {
+    fail(error.what());
+    return exit_code_for(error);
+  }
+  return kDone;
 }
 
 // ---- drag mode ---------------------------------------------------------------------------
 
 int identify_drag(const IdentifyOptions& o) {
+  Outputs outputs;
+  if (!open_outputs(o, output::InputFiles({o.drag}), outputs)) return kBadInput;
   std::vector<Diagnostic> problems;
   const auto csv = scenario::read_csv_file(o.drag, problems);
   if (!csv) return report(problems), kBadInput;
@@ -88,7 +115,7 @@ int identify_drag(const IdentifyOptions& o) {
     text += "  RMSE of the fitted force: " + format_value(r.rmse, 4) + "\n";
     text += "In a scenario: quadratic_damping and linear_damping of the body, the component of that axis.\n";
   }
-  return emit(o, text);
+  return emit(outputs.report, text);
 }
 
 // ---- arm mode ----------------------------------------------------------------------------
@@ -297,6 +324,11 @@ int identify_arm(const IdentifyOptions& o) {
   } catch (const scenario::ScenarioError& e) {
     return report(e.diagnostics()), kBadInput;
   }
+  output::InputFiles inputs(sc.input_files);
+  inputs.add(o.data);
+  if (!o.validation.empty()) inputs.add(o.validation);
+  Outputs outputs;
+  if (!open_outputs(o, inputs, outputs)) return kBadInput;
   const dynamics::Model model = model::build_model(sc);
   std::optional<analysis::Regressor> with, without;
   try {
@@ -354,10 +386,10 @@ int identify_arm(const IdentifyOptions& o) {
     text += rmse_table(models, *with, on, units_of(train), false);
     if (o.min_speed > 0.0) text += "\n" + rmse_table(models, *with, on, units_of(train), true);
   }
-  if (const int code = emit(o, text); code != kDone) return code;
-  if (!o.predictions.empty())
-    if (const std::string failure = write_text_file(o.predictions, predictions_csv(models, *with)); !failure.empty()) return fail(failure);
-  if (!o.write_part.empty()) {
+  if (const int code = emit(outputs.report, text); code != kDone) return code;
+  if (outputs.predictions)
+    if (const int code = emit(outputs.predictions, predictions_csv(models, *with)); code != kDone) return code;
+  if (outputs.part) {
     std::string header = "# yaml-language-server: $schema=";
     // The part schema of the checkout the scenario is in: the nearest schemas/ folder above it.
     std::string modeline;
@@ -374,12 +406,13 @@ int identify_arm(const IdentifyOptions& o) {
     header += "# Identified by sim identify from " + o.data + " (scenario " + o.scenario + "): the base parameters of the model\n"
               "# with actuator dynamics where the data tell them from the scenario's (by more than 3 standard deviations),\n"
               "# the scenario's values elsewhere and for what the data cannot separate.\n";
+    std::string part;
     try {
-      const std::string part = identified_part(sc, *with, models.front().fit, header);
-      if (const std::string failure = write_text_file(o.write_part, part); !failure.empty()) return fail(failure);
+      part = identified_part(sc, *with, models.front().fit, header);
     } catch (const std::runtime_error& e) {
       return fail("--write-part: the estimates make no physical part: " + std::string(e.what()));
     }
+    if (const int code = emit(outputs.part, part); code != kDone) return code;
   }
   return kDone;
 }

@@ -29,6 +29,7 @@ struct IdentifyOptions {
   std::string format = "table";          // table, json
   std::string output, predictions, write_part;
   std::string drag, speed, force, variance;  // drag mode
+  std::string command_line;              // for the outputs' locks (output/output_file.h)
 };
 
 int identify(const IdentifyOptions& options);

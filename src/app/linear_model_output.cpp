@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "output/hdf5_file.h"
@@ -157,7 +156,9 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
 
 void write_linear_model_hdf5(const std::string& path, const LinearReport& r) {
   const analysis::LinearModel& m = r.model;
-  output::Hdf5File file(path);
+  output::Hdf5FileOptions options;
+  options.exclusive = true;
+  output::Hdf5File file(path, options);
   file.set_root_attribute("scenario", r.scenario.resolved_yaml);
   file.set_root_attribute("scenario_name", r.scenario.name);
   file.set_root_attribute("scenario_file", r.scenario.source_path);
@@ -212,7 +213,7 @@ void write_linear_model_hdf5(const std::string& path, const LinearReport& r) {
   file.close();
 }
 
-void write_linear_model_json(const std::string& path, const LinearReport& r) {
+std::string linear_model_json(const LinearReport& r) {
   const analysis::LinearModel& m = r.model;
   json j;
   j["scenario"] = r.scenario.name;
@@ -254,10 +255,7 @@ void write_linear_model_json(const std::string& path, const LinearReport& r) {
                      {"participation", vector_json(mode.participation)}});
   }
   j["modes"] = std::move(modes);
-  std::ofstream file(path);
-  file << j.dump(1) << "\n";
-  file.close();
-  if (!file) throw std::runtime_error("write failed");
+  return j.dump(1) + "\n";
 }
 
 }  // namespace uwsim::app

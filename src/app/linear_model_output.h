@@ -22,8 +22,10 @@ struct LinearReport {
 };
 
 void print_linear_model(std::FILE* out, const LinearReport& report);
-// Both throw on failure; write them through write_replacing (operating_point.h).
+// Creates the HDF5 file at `path`, which must not exist (it is a fresh temporary of
+// output::OutputFile::write_with); throws output::OutputError.
 void write_linear_model_hdf5(const std::string& path, const LinearReport& report);
-void write_linear_model_json(const std::string& path, const LinearReport& report);
+// The JSON file's text.
+std::string linear_model_json(const LinearReport& report);
 
 }  // namespace uwsim::app

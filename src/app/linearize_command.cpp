@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "analysis/modes.h"
@@ -12,7 +13,7 @@
 #include "app/operating_point.h"
 #include "app/trim_command.h"
 #include "model/build_model.h"
-#include "output/result_target.h"
+#include "output/output_file.h"
 
 namespace uwsim::app {
 
@@ -29,16 +30,22 @@ std::pair<std::filesystem::path, std::filesystem::path> output_paths(const Linea
   return {h5, json};
 }
 
-// Outputs that would be refused after the work are refused before it (exit 2, nothing done).
-bool outputs_acceptable(const LinearizeOptions& options, const scenario::Scenario& scenario) {
+// The HDF5 file and the JSON file beside it, checked and locked before the work
+// (output/output_file.h); false after saying why they cannot be used.
+struct Outputs {
+  std::optional<output::OutputFile> h5, json;
+};
+
+bool open_outputs(const LinearizeOptions& options, const scenario::Scenario& scenario, Outputs& out) {
   const auto [h5, json] = output_paths(options, scenario);
   if (json == h5) {
     spdlog::error("-o {}: give the HDF5 file (FILE.h5); the JSON file is written beside it", h5.string());
     return false;
   }
+  const output::InputFiles inputs(scenario.input_files);
   try {
-    for (const std::filesystem::path& path : {h5, json})
-      output::require_absent_or_regular(path.string(), "the output " + path.string());
+    out.h5.emplace(h5.string(), "-o", inputs, options.command_line);
+    out.json.emplace(json.string(), "-o, its JSON file", inputs, options.command_line);
   } catch (const std::exception& error) {
     spdlog::error("{}", error.what());
     return false;
@@ -48,7 +55,7 @@ bool outputs_acceptable(const LinearizeOptions& options, const scenario::Scenari
 
 int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario,
                         const analysis::OperatingPoint& point, const std::string& description,
-                        const analysis::LinearModel& linear) {
+                        const analysis::LinearModel& linear, Outputs& outputs) {
   if (!linear.A.allFinite() || !linear.B.allFinite()) {
     spdlog::error("the model's rates are not finite near {}", description);
     return kNumericalFailure;
@@ -60,15 +67,14 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
   const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
   if (!options.quiet) print_linear_model(stdout, report);
 
-  const auto [h5, json] = output_paths(options, scenario);
   try {
-    write_replacing(h5, [&](const std::string& path) { write_linear_model_hdf5(path, report); });
-    write_replacing(json, [&](const std::string& path) { write_linear_model_json(path, report); });
+    outputs.h5->write_with([&](const std::string& path) { write_linear_model_hdf5(path, report); });
+    outputs.json->write(linear_model_json(report));
   } catch (const std::exception& error) {
     spdlog::error("{}", error.what());
-    return kBadInput;
+    return exit_code_for(error);
   }
-  spdlog::info("output: {} and {}", h5.string(), json.string());
+  spdlog::info("output: {} and {}", outputs.h5->target(), outputs.json->target());
   return kDone;
 }
 
@@ -76,7 +82,8 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
 
 int linearize_scenario(const LinearizeOptions& options) {
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
-  if (!scenario || !outputs_acceptable(options, *scenario)) return kBadInput;
+  Outputs outputs;
+  if (!scenario || !open_outputs(options, *scenario, outputs)) return kBadInput;
   const dynamics::Model model = model::build_model(*scenario);
 
   analysis::OperatingPoint point;
@@ -100,7 +107,7 @@ int linearize_scenario(const LinearizeOptions& options) {
     point.x = trimmed.x;
     description = "the trim solution";
     const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, {options.relative_step});
-    return report_linear_model(options, *scenario, point, description, linear);
+    return report_linear_model(options, *scenario, point, description, linear, outputs);
   }
   const double time = options.at_time.value_or(0.0);
   const SimulatedPoint simulated = simulate_to(model, scenario->simulation, time);
@@ -111,7 +118,7 @@ int linearize_scenario(const LinearizeOptions& options) {
   point = simulated.point;
   description = time > 0.0 ? "the state simulated to t = " + exact_number(time) + " s" : "the initial state";
   const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
-  return report_linear_model(options, *scenario, point, description, linear);
+  return report_linear_model(options, *scenario, point, description, linear, outputs);
 }
 
 }  // namespace uwsim::app

@@ -31,6 +31,12 @@ std::string join_command_line(int argc, char** argv) {
   return line;
 }
 
+// Every option naming a file to write: "" is no file (it ran a whole simulation, then failed
+// with exit 5 and left ./.partial), refused before any work.
+const CLI::Validator kOutputName(
+    [](std::string& name) { return name.empty() ? std::string("an empty name is no file; give a file name") : std::string(); },
+    "FILE");
+
 // Parses a subcommand's own options; returns the exit code to leave with, or −1 to go on.
 int parse(CLI::App& cli, std::vector<char*>& args) {
   try {
@@ -63,7 +69,7 @@ int describe_main(std::vector<char*> args) {
   return uwsim::app::describe_result(file, stdout);
 }
 
-int compare_main(std::vector<char*> args) {
+int compare_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim compare — how far a run is from another run or from measurements, series by series:\n"
                "RMSE, max and mean error, Pearson R, dynamic-time-warping distance, optionally the time shift.\n"
                "Usage: sim compare A.h5 B.(h5|csv) [options]"};
@@ -78,14 +84,15 @@ int compare_main(std::vector<char*> args) {
   auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")->check(CLI::NonNegativeNumber);
   cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")->check(CLI::NonNegativeNumber);
   cli.add_option("--format", o.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
-  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
-  cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)");
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(kOutputName);
+  cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)")->check(kOutputName);
   if (const int code = parse(cli, args); code >= 0) return code;
   if (!dtw->empty()) o.dtw_window = window;
+  o.command_line = command_line;
   return uwsim::app::compare_files(o);
 }
 
-int identify_main(std::vector<char*> args) {
+int identify_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim identify — dynamic parameters from measurements.\n"
                "Usage: sim identify SCENARIO.yaml DATA.(h5|csv) [--validate DATA] [options]\n"
                "         base parameters of the scenario's arm from joint positions and motor currents (or efforts)\n"
@@ -108,9 +115,10 @@ int identify_main(std::vector<char*> args) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cli.add_option("--seed", o.seed, "seed of the random states that find the base parameters")->capture_default_str();
   cli.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
-  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output");
-  cli.add_option("--predictions", o.predictions, "write measured and predicted currents on the validation record to FILE.csv");
-  cli.add_option("--write-part", o.write_part, "write the identified parameters as a scenario part FILE.yaml");
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(kOutputName);
+  cli.add_option("--predictions", o.predictions, "write measured and predicted currents on the validation record to FILE.csv")
+      ->check(kOutputName);
+  cli.add_option("--write-part", o.write_part, "write the identified parameters as a scenario part FILE.yaml")->check(kOutputName);
   cli.add_option("--drag", o.drag, "towing-tank CSV: fit f = c1|u|u + c2 u instead");
   cli.add_option("--speed", o.speed, "--drag: the speed column (m/s or rad/s)");
   cli.add_option("--force", o.force, "--drag: the force column (N or N m)");
@@ -118,6 +126,7 @@ int identify_main(std::vector<char*> args) {
   if (const int code = parse(cli, args); code >= 0) return code;
   if (!from_opt->empty()) o.from = from;
   if (!to_opt->empty()) o.to = to;
+  o.command_line = command_line;
   const bool drag = !o.drag.empty();
   if (drag && (o.speed.empty() || o.force.empty())) return std::fprintf(stderr, "sim identify: --drag needs --speed and --force\n"), uwsim::app::kBadInput;
   if (!drag && (o.scenario.empty() || o.data.empty()))
@@ -127,18 +136,19 @@ int identify_main(std::vector<char*> args) {
 
 void use_logger(bool quiet, bool verbose);
 
-int replay_main(std::vector<char*> args) {
+int replay_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim replay — the run in 3D: one self-contained HTML page that opens offline in a browser.\n"
                "Usage: sim replay RESULT.h5 [-o FILE.html] [--frames N]"};
   uwsim::app::ReplayOptions o;
   bool quiet = false;
   cli.add_option("result", o.input, "result file (HDF5)")->required();
-  cli.add_option("-o,--output", o.output, "the page to write (default: the result file with .html)");
+  cli.add_option("-o,--output", o.output, "the page to write (default: the result file with .html)")->check(kOutputName);
   cli.add_option("--frames", o.frames, "frame budget: longer runs show every k-th sample to stay within it")
       ->check(CLI::Range(2, 1000000))->capture_default_str();
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   if (const int code = parse(cli, args); code >= 0) return code;
   use_logger(quiet, false);
+  o.command_line = command_line;
   return uwsim::app::replay_result(o);
 }
 
@@ -166,8 +176,9 @@ int trim_main(std::vector<char*> args, const std::string& command_line) {
   bool verbose = false;
   cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
   add_trim_options(cli, options.overrides, options.unknowns, options.steady);
-  auto* output = cli.add_option("-o,--output", "write the scenario with the equilibrium as its initial state (a new file)");
-  auto* json = cli.add_option("--json", "write the solution and residual as JSON");
+  auto* output = cli.add_option("-o,--output", "write the scenario with the equilibrium as its initial state (a new file)")
+                     ->check(kOutputName);
+  auto* json = cli.add_option("--json", "write the solution and residual as JSON")->check(kOutputName);
   cli.add_option("--tolerance", options.tolerance, "largest rate accepted as zero, SI units (default 1e-9)")
       ->check(CLI::PositiveNumber);
   cli.add_flag("-q,--quiet", options.quiet, "print errors only");
@@ -192,7 +203,8 @@ int linearize_main(std::vector<char*> args, const std::string& command_line) {
   auto* trim_opt = cli.add_flag("--trim", options.trim, "solve the scenario's trim problem and linearise at its solution");
   at_opt->excludes(trim_opt);
   add_trim_options(cli, options.overrides, options.unknowns, options.steady);
-  auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5");
+  auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5")
+                     ->check(kOutputName);
   cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
       ->check(CLI::PositiveNumber);
   cli.add_flag("-q,--quiet", options.quiet, "print errors only");
@@ -211,19 +223,19 @@ int main(int argc, char** argv) {
   // `sim run FILE` and `sim FILE` are the same command; the others are their own.
   std::vector<char*> args(argv, argv + argc);
   const std::string command = args.size() > 1 ? args[1] : "";
+  const std::string line = join_command_line(argc, argv);  // in the locks of its outputs
   if (command == "validate" || command == "describe" || command == "compare" || command == "identify") {
     args.erase(args.begin() + 1);
-    if (command == "compare") return compare_main(args);
-    if (command == "identify") return identify_main(args);
+    if (command == "compare") return compare_main(args, line);
+    if (command == "identify") return identify_main(args, line);
     return command == "validate" ? validate_main(args) : describe_main(args);
   }
   if (command == "replay") {
     args.erase(args.begin() + 1);
-    return replay_main(args);
+    return replay_main(args, line);
   }
   if (command == "trim" || command == "linearize") {
     args.erase(args.begin() + 1);
-    const std::string line = join_command_line(argc, argv);
     return command == "trim" ? trim_main(args, line) : linearize_main(args, line);
   }
   if (command == "run") args.erase(args.begin() + 1);
@@ -242,7 +254,7 @@ int main(int argc, char** argv) {
   double duration = 0.0;
   bool quiet = false, verbose = false;
   cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
-  auto* output = cli.add_option("-o,--output", "result file (HDF5); default results/<name>.h5");
+  auto* output = cli.add_option("-o,--output", "result file (HDF5); default results/<name>.h5")->check(kOutputName);
   auto* duration_opt = cli.add_option("--duration", duration, "simulated time in seconds (overrides simulation.duration)")
                            ->check(CLI::Validator(
                                [](const std::string& text) {
@@ -267,6 +279,6 @@ int main(int argc, char** argv) {
 
   if (!output->empty()) options.output_path = output->as<std::string>();
   if (!duration_opt->empty()) options.duration = duration;
-  options.command_line = join_command_line(argc, argv);
+  options.command_line = line;
   return uwsim::app::run_scenario(options);
 }

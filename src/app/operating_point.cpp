@@ -1,12 +1,7 @@
 #include "app/operating_point.h"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <stdexcept>
-#include <system_error>
 
-#include "output/result_target.h"
 #include "scenario/load_scenario.h"
 
 namespace uwsim::app {
@@ -65,21 +60,6 @@ SimulatedPoint simulate_to(const dynamics::Model& model, const scenario::Simulat
   LastSample sink(model, out.point);
   out.result = integrate::run(model, settings, sink);
   return out;
-}
-
-void write_replacing(const std::filesystem::path& path, const std::function<void(const std::string&)>& write) {
-  output::require_absent_or_regular(path.string(), "the output " + path.string());  // throws OutputRefused
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::filesystem::path temporary = path;
-  temporary += ".tmp" + std::to_string(getpid());
-  try {
-    write(temporary.string());
-    std::filesystem::rename(temporary, path);
-  } catch (const std::exception& error) {
-    std::filesystem::remove(temporary, ec);
-    throw std::runtime_error("cannot write " + path.string() + ": " + error.what());
-  }
 }
 
 std::string exact_number(double value) {

@@ -1,9 +1,7 @@
 // What `sim trim` and `sim linearize` share: loading, the trim problem from the scenario and
-// the command line, the state at a simulated time, and replacing output files safely.
+// the command line, and the state at a simulated time.
 #pragma once
 
-#include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,11 +29,6 @@ struct SimulatedPoint {
   analysis::OperatingPoint point;
 };
 SimulatedPoint simulate_to(const dynamics::Model& model, const scenario::SimulationSpec& simulation, double time);
-
-// Writes `path` through a temporary file beside it, renamed over `path` once `write` has
-// returned: a failure or a kill leaves any previous file as it was and no partial one.
-// Throws std::runtime_error naming the path.
-void write_replacing(const std::filesystem::path& path, const std::function<void(const std::string& temporary)>& write);
 
 // "%.17g": the shortest form is not needed, only a number that reads back exactly.
 std::string exact_number(double value);

@@ -7,14 +7,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/exit_codes.h"
 #include "app/hdf5_read.h"
 #include "app/replay_scene.h"
 #include "embedded_replay.h"
+#include "output/output_file.h"
 #include "scenario/load_scenario.h"
 #include "spatial/rotation.h"
 
@@ -151,6 +152,17 @@ int replay_result(const ReplayOptions& options) {
   const auto time = read_dataset(file.get(), "time", samples, 1);
   if (!time || samples == 0) return fail(path, "/time is empty or unreadable: nothing to replay");
 
+  // The page, checked and locked before it is made (output/output_file.h): never the result.
+  std::optional<output::OutputFile> page_file;
+  try {
+    const std::string output =
+        options.output.empty() ? std::filesystem::path(path).replace_extension(".html").string() : options.output;
+    page_file.emplace(output, "-o", output::InputFiles({path}), options.command_line);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return kBadInput;
+  }
+
   // The scene from the stored scenario; an older or damaged file still replays its bodies.
   ReplayScene scene;
   std::string warning;
@@ -215,25 +227,13 @@ int replay_result(const ReplayOptions& options) {
   page = replace_once(page, "/*@THREE_JS@*/", three);
   page = replace_once(page, "/*@REPLAY_DATA@*/", data);
 
-  // Written beside the target and renamed over it: a page is there whole or not at all.
-  std::string output = options.output;
-  if (output.empty()) output = std::filesystem::path(path).replace_extension(".html").string();
-  const std::string partial = output + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << page;
-    out.close();
-    if (!out) {
-      std::filesystem::remove(partial, error);
-      return fail(output, "cannot write the page");
-    }
+  try {
+    page_file->write(page);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return exit_code_for(error);
   }
-  std::filesystem::rename(partial, output, error);
-  if (error) {
-    std::filesystem::remove(partial, error);
-    return fail(output, "cannot write the page");
-  }
-  spdlog::info("{}: {} of {} samples, {} bodies; open it in a browser", output, frames.size(), samples,
+  spdlog::info("{}: {} of {} samples, {} bodies; open it in a browser", page_file->target(), frames.size(), samples,
                std::count(drawn.begin(), drawn.end(), true));
   return 0;
 }

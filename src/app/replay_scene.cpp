@@ -1,7 +1,5 @@
 #include "app/replay_scene.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -10,36 +8,6 @@
 #include "scenario/load_scenario.h"
 
 namespace uwsim::app {
-namespace {
-
-// CSV channels name files relative to where the scenario was; the replay reads no channel
-// values (thrust is in the result file), so they become constants of 0.
-std::string without_csv_channels(const std::string& yaml) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception&) {
-    return yaml;  // the loader reports it with line and column
-  }
-  if (!root.IsMap() || !root["inputs"] || !root["inputs"].IsSequence()) return yaml;
-  bool changed = false;
-  for (YAML::Node channel : root["inputs"]) {
-    if (!channel.IsMap() || !channel["type"] || channel["type"].as<std::string>("") != "csv") continue;
-    YAML::Node constant;
-    constant["name"] = channel["name"];
-    constant["type"] = "constant";
-    constant["value"] = 0.0;
-    if (channel["units"]) constant["units"] = channel["units"];
-    channel = constant;
-    changed = true;
-  }
-  if (!changed) return yaml;
-  YAML::Emitter out;
-  out << root;
-  return out.c_str();
-}
-
-}  // namespace
 
 ReplaySolid box_of_inertia(double mass, const Eigen::Matrix3d& inertia_Bcm_B, const Eigen::Vector3d& p_BoBcm_B) {
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(inertia_Bcm_B);
@@ -62,7 +30,9 @@ ReplaySolid box_of_inertia(double mass, const Eigen::Matrix3d& inertia_Bcm_B, co
 }
 
 ReplayScene scene_from_scenario(const std::string& resolved_yaml) {
-  const scenario::Scenario spec = scenario::load_scenario_text(without_csv_channels(resolved_yaml), "scenario (stored in the result file)");
+  // Data, not a program: no file it names is opened (its CSV channels read as 0; the replay
+  // needs no channel values, thrust is in the result file).
+  const scenario::Scenario spec = scenario::load_stored_scenario(resolved_yaml, "scenario (stored in the result file)");
   const dynamics::Model model = model::build_model(spec);
 
   ReplayScene scene;

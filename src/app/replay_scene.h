@@ -57,9 +57,10 @@ struct ReplayScene {
   std::vector<ReplayConnector> connectors;
 };
 
-// The scene of a resolved scenario. Channels read from CSV files become constants first (the
-// replay needs no channel values, and the CSV may not be beside the result file any more).
-// Throws scenario::ScenarioError if the text does not load (e.g. a file of an older sim).
+// The scene of a resolved scenario, read as stored data (scenario::load_stored_scenario): no
+// file it names is opened, CSV channels read as 0 (the replay needs no channel values). Throws
+// scenario::ScenarioError if the text does not load (a file of an older sim, or one with an
+// `include`, whose files are not opened).
 ReplayScene scene_from_scenario(const std::string& resolved_yaml);
 
 // The uniform box with this mass and inertia about its CG (kg, kg m², body axes): edges from

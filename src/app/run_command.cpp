@@ -93,12 +93,6 @@ std::optional<std::string> absurd_size(const dynamics::Model& model, const integ
                    "output_rate. Add --force to run it anyway";
 }
 
-// A failure to write: a full disk or a broken device is not bad input.
-int exit_code_for(const output::OutputError& error) {
-  const int e = error.error_number();
-  return e == ENOSPC || e == EDQUOT || e == EIO || e == EFBIG ? kOutputFailure : kBadInput;
-}
-
 }  // namespace
 
 int run_scenario(const RunOptions& options) {
@@ -148,6 +142,7 @@ int run_scenario(const RunOptions& options) {
     output::Hdf5FileOptions file_options;
     const double samples = sample_bound(settings);  // a short run gets short chunks
     file_options.expected_rows = samples < 1e6 ? static_cast<std::size_t>(samples) : 0;
+    file_options.exclusive = true;  // the lock's holder removed any earlier one
     file.emplace(target->creating(), file_options);
     write_header(*file, scenario, options);
     recorder.emplace(model, *file);
@@ -155,12 +150,11 @@ int run_scenario(const RunOptions& options) {
     target->publish_partial();
     file->renamed(target->partial());
   } catch (const std::exception& error) {
-    const auto* output_error = dynamic_cast<const output::OutputError*>(&error);
     recorder.reset();
     file.reset();  // closes; never throws
     target->discard_creating();
     spdlog::error("{}; nothing was written", error.what());
-    return output_error ? exit_code_for(*output_error) : kBadInput;
+    return exit_code_for(error);
   }
 
   if (settings.method == integrate::Method::rk4) {

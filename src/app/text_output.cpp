@@ -1,44 +1,9 @@
 #include "app/text_output.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
-
-#include "output/result_target.h"
 
 namespace uwsim::app {
-
-std::string write_text_file(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  try {
-    output::require_absent_or_regular(path, "the output " + path);
-  } catch (const output::OutputRefused& refused) {
-    return refused.what();
-  }
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const fs::path temporary = target.string() + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      fs::remove(temporary, ec);
-      return "cannot write " + path;
-    }
-  }
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    return "cannot write " + path + " (" + ec.message() + ")";
-  }
-  return "";
-}
 
 std::string format_value(double v, int digits) {
   if (std::isnan(v)) return "nan";

@@ -1,14 +1,9 @@
-// Reports and figures of `sim compare` and `sim identify`: written whole or not at all.
+// What the reports of `sim compare` and `sim identify` share: number and string formats.
 #pragma once
 
 #include <string>
 
 namespace uwsim::app {
-
-// Writes `text` to a temporary file beside `path` and renames it over `path`, so a reader never
-// sees half a file and a failure leaves what was there. Creates missing folders. Returns an
-// empty string, or what went wrong.
-std::string write_text_file(const std::string& path, const std::string& text);
 
 // "%.6g", and "nan" for NaN.
 std::string format_value(double v, int digits = 6);

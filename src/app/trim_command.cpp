@@ -14,6 +14,7 @@
 #include "app/exit_codes.h"
 #include "app/operating_point.h"
 #include "model/build_model.h"
+#include "output/output_file.h"
 #include "scenario/load_scenario.h"
 
 namespace uwsim::app {
@@ -105,7 +106,8 @@ std::string schema_modeline(const std::string& input, const fs::path& output) {
 }
 
 void write_trimmed_scenario(const TrimOptions& options, const scenario::Scenario& scenario, const dynamics::Model& model,
-                            const analysis::TrimResult& result, const fs::path& path) {
+                            const analysis::TrimResult& result, output::OutputFile& file) {
+  const fs::path path = file.target();
   const scenario::Scenario trimmed =
       scenario::load_scenario_text(scenario.resolved_yaml, scenario.source_path,
                                    initial_state_overrides(scenario, model, result));
@@ -122,12 +124,7 @@ void write_trimmed_scenario(const TrimOptions& options, const scenario::Scenario
   if (lagged)
     text << "# Thruster spin-up states are not scenario keys: they start at 0 again, not at their trimmed values.\n";
   text << trimmed.resolved_yaml;
-  write_replacing(path, [&](const std::string& temporary) {
-    std::ofstream out(temporary);
-    out << text.str();
-    out.close();
-    if (!out) throw std::runtime_error("write failed");
-  });
+  file.write(text.str());
 }
 
 // The modes that grow at the equilibrium (a conjugate pair counted once), and the largest Re λ:
@@ -154,7 +151,7 @@ Stability stability_of(const dynamics::Model& model, const scenario::Scenario& s
   return out;
 }
 
-void write_trim_json(const fs::path& path, const scenario::Scenario& scenario, const analysis::TrimResult& r,
+void write_trim_json(output::OutputFile& file, const scenario::Scenario& scenario, const analysis::TrimResult& r,
                      const Stability* stability) {
   using json = nlohmann::json;
   json unknowns = json::array(), residual = json::array();
@@ -168,12 +165,7 @@ void write_trim_json(const fs::path& path, const scenario::Scenario& scenario, c
                   {"iterations", r.iterations}, {"free_directions", r.free_directions},
                   {"unknowns", unknowns}, {"steady", residual}, {"state", r.x},
                   {"unstable_modes", stability ? json(stability->unstable) : json(nullptr)}};
-  write_replacing(path, [&](const std::string& temporary) {
-    std::ofstream out(temporary);
-    out << j.dump(1) << "\n";
-    out.close();
-    if (!out) throw std::runtime_error("write failed");
-  });
+  file.write(j.dump(1) + "\n");
 }
 
 }  // namespace
@@ -197,15 +189,17 @@ void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analys
 int trim_scenario(const TrimOptions& options) {
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
   if (!scenario) return kBadInput;
-  const dynamics::Model model = model::build_model(*scenario);
-  if (options.scenario_output) {
-    std::error_code ec;
-    if (fs::equivalent(*options.scenario_output, options.scenario_path, ec)) {
-      spdlog::error("-o {}: that is the scenario itself; sim trim writes a new file and never overwrites its input",
-                    *options.scenario_output);
-      return kBadInput;
-    }
+  // Checked and locked before the work (output/output_file.h): neither may be an input.
+  const output::InputFiles inputs(scenario->input_files);
+  std::optional<output::OutputFile> scenario_file, json_file;
+  try {
+    if (options.scenario_output) scenario_file.emplace(*options.scenario_output, "-o", inputs, options.command_line);
+    if (options.json_output) json_file.emplace(*options.json_output, "--json", inputs, options.command_line);
+  } catch (const std::exception& error) {
+    spdlog::error("{}", error.what());
+    return kBadInput;
   }
+  const dynamics::Model model = model::build_model(*scenario);
   analysis::TrimResult result;
   try {
     analysis::TrimProblem problem = trim_problem(*scenario, options.unknowns, options.steady);
@@ -226,7 +220,7 @@ int trim_scenario(const TrimOptions& options) {
                   stability->unstable, stability->largest);
   }
   try {
-    if (options.json_output) write_trim_json(*options.json_output, *scenario, result, stability ? &*stability : nullptr);
+    if (json_file) write_trim_json(*json_file, *scenario, result, stability ? &*stability : nullptr);
     if (!result.converged) {
       Eigen::Index worst = 0;
       if (result.residual.size() > 0) result.residual.cwiseAbs().maxCoeff(&worst);
@@ -236,8 +230,8 @@ int trim_scenario(const TrimOptions& options) {
                     result.residual_units.empty() ? "" : result.residual_units[static_cast<std::size_t>(worst)]);
       return kNoEquilibrium;
     }
-    if (options.scenario_output) {
-      write_trimmed_scenario(options, *scenario, model, result, *options.scenario_output);
+    if (scenario_file) {
+      write_trimmed_scenario(options, *scenario, model, result, *scenario_file);
       spdlog::info("trimmed scenario: {}", *options.scenario_output);
     }
   } catch (const scenario::ScenarioError& error) {
@@ -245,7 +239,7 @@ int trim_scenario(const TrimOptions& options) {
     return kBadInput;
   } catch (const std::exception& error) {
     spdlog::error("{}", error.what());
-    return kBadInput;
+    return exit_code_for(error);
   }
   return kDone;
 }

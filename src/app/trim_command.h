@@ -21,8 +21,9 @@ struct TrimOptions {
   std::string command_line;
 };
 
-// Exit codes: 0 converged; 2 bad input, a problem trim cannot pose, or an unwritable output
-// (and refusing to overwrite the scenario itself); 4 no equilibrium found.
+// Exit codes: 0 converged; 2 bad input, a problem trim cannot pose, or an output that cannot be
+// used (output/output_file.h: one of the scenario's input files, a link, taken by another
+// writer…); 4 no equilibrium found; 5 an output could not be written (a full disk).
 int trim_scenario(const TrimOptions& options);
 
 // The unknowns with their start and solution values, and the steady rates left.

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "output/hdf5_writer.h"
+#include "output/output_file.h"
 
 namespace uwsim::output {
 
@@ -25,12 +26,14 @@ struct Hdf5File::Impl {
     return *writer;
   }
 
-  // A file that had timed commits, rewritten by replaying its calls without them. A failure
-  // leaves it as it is.
+  // A file that had timed commits, rewritten by replaying its calls without them, into a
+  // temporary beside it created exclusively (output_file.h). A failure leaves it as it is.
   void rewrite() {
-    const std::string temporary = path + ".rewrite";
+    const std::string temporary = temporary_name(path);
+    Hdf5FileOptions exclusive = options;
+    exclusive.exclusive = true;
     try {
-      detail::Writer copy(temporary, options, false);
+      detail::Writer copy(temporary, exclusive, false);
       copy.replay(*writer);
       std::filesystem::rename(temporary, path);
     } catch (const std::exception&) {

@@ -86,6 +86,9 @@ struct Hdf5FileOptions {
   // chunks of the next power of two rows, at least 8, instead of 1024: a one-step run then
   // neither fills nor deflates 1024 rows of zeros per series at its close (chunk_rows).
   std::size_t expected_rows = 0;
+  // Create the file only where nothing has its name (O_EXCL, which refuses a link too), instead
+  // of truncating what is there: for the fresh temporaries of output_file.h and result_target.h.
+  bool exclusive = false;
 };
 
 // Rows per chunk for a file whose series will hold `expected_rows` (0: not known).
@@ -95,7 +98,8 @@ class Hdf5File {
  public:
   using SeriesId = std::size_t;
 
-  // Creates (truncates) the file and commits it empty. Throws OutputError naming the path.
+  // Creates (truncates, or with `exclusive` creates anew) the file and commits it empty. Throws
+  // OutputError naming the path.
   explicit Hdf5File(const std::string& path, Hdf5FileOptions options = {});
   ~Hdf5File();  // closes; never throws
   Hdf5File(const Hdf5File&) = delete;

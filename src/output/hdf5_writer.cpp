@@ -86,8 +86,8 @@ Writer::Writer(std::string path, Hdf5FileOptions options, bool log)
   const Handle access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
   // Closing the file then really releases it even if some object was left open after an error.
   check(H5Pset_fclose_degree(access.get(), H5F_CLOSE_STRONG), "set the file close degree");
-  file_ = checked(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, creation.get(), access.get()), H5Fclose,
-                  "create the file");
+  const unsigned mode = options_.exclusive ? H5F_ACC_EXCL : H5F_ACC_TRUNC;
+  file_ = checked(H5Fcreate(path_.c_str(), mode, creation.get(), access.get()), H5Fclose, "create the file");
 
   // Nothing may reach the disk between commits: no evictions (the cache then holds all of the
   // file's metadata, a few kB per dataset and 2.6 kB per 64 chunks of it).

@@ -282,8 +282,23 @@ bool has_errors(const std::vector<Diagnostic>& diagnostics) {
 
 // Diagnostics (and warnings) at shifted lines; see load_checked. `stopped`: reading ended at
 // kStopAfterProblems problems, and there may be more.
+// A stored scenario (load_stored_scenario) names files it may not open: its `include`, if it
+// has one, is refused at its key. True if there was none.
+bool without_includes(const std::string& path, const YAML::Node& root, std::vector<Diagnostic>& diagnostics) {
+  if (!root.IsMap()) return true;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    if (!it->first.IsScalar() || it->first.Scalar() != "include") continue;
+    const YAML::Mark m = it->first.Mark();
+    diagnostics.push_back({path, m.line + 1, m.column + 1,
+                           "include: not opened. A stored scenario is data: sim opens no file it names (a "
+                           "resolved scenario has its parts in place and no include)"});
+    return false;
+  }
+  return true;
+}
+
 Scenario load(const std::string& path, const std::string* given_text,
-              const std::vector<std::string>& overrides, SourceMap& sources,
+              const std::vector<std::string>& overrides, bool stored, SourceMap& sources,
               std::vector<Diagnostic>& diagnostics, bool& stopped) {
   std::optional<std::string> text;
   if (given_text && given_text->size() > kMaxYamlBytes) {
@@ -320,8 +335,9 @@ Scenario load(const std::string& path, const std::string* given_text,
     return parse(path, shifted, first_line, diagnostics, budget);
   };
   const std::size_t before_includes = diagnostics.size();
+  if (stored && !without_includes(path, root, diagnostics)) return {};
   try {
-    resolve_includes(root, sources, parse_part, diagnostics);
+    if (!stored) resolve_includes(root, sources, parse_part, diagnostics);
   } catch (const TooManyProblems&) {
     stopped = true;
     return {};
@@ -348,6 +364,7 @@ Scenario load(const std::string& path, const std::string* given_text,
       return v.segments.empty() && v.message.find("'bodies'") != std::string::npos;
     });
   Reader reader(path, applied);
+  if (stored) reader.open_no_files();
   Scenario scenario;
   try {
     scenario = read_scenario(reader, root, part_unreadable);
@@ -389,13 +406,13 @@ ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
 namespace {
 
 Scenario load_checked(const std::string& path, const std::string* text,
-                      const std::vector<std::string>& overrides) {
+                      const std::vector<std::string>& overrides, bool stored = false) {
   std::vector<Diagnostic> diagnostics;
   SourceMap sources(path);
   Scenario scenario;
   bool stopped = false;
   try {
-    scenario = load(path, text, overrides, sources, diagnostics, stopped);
+    scenario = load(path, text, overrides, stored, sources, diagnostics, stopped);
   } catch (const YAML::Exception& e) {
     diagnostics.push_back({path, 0, 0, "cannot read the YAML: " + e.msg});
   } catch (const TooManyProblems&) {
@@ -449,6 +466,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario load_scenario_text(const std::string& text, const std::string& name,
                             const std::vector<std::string>& overrides) {
   return load_checked(name, &text, overrides);
+}
+
+Scenario load_stored_scenario(const std::string& text, const std::string& name) {
+  return load_checked(name, &text, {}, true);
 }
 
 }  // namespace uwsim::scenario

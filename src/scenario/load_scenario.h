@@ -61,4 +61,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario load_scenario_text(const std::string& text, const std::string& name,
                             const std::vector<std::string>& overrides = {});
 
+// A result file's stored, resolved scenario, which is data, not a program (issue 37): as
+// load_scenario_text, but no file it names is opened, so nothing of another file can reach a
+// page or a message. An `include` is an error at its key (a resolved scenario has none); a `csv`
+// input channel reads as a constant 0, with a warning at its `file` key.
+Scenario load_stored_scenario(const std::string& text, const std::string& name);
+
 }  // namespace uwsim::scenario

@@ -76,6 +76,12 @@ void read_csv_channel(Reader& r, Mapping& m, inputs::ChannelParameters& c) {
   const auto file_text = r.string(file);
   const auto column_text = r.string(column);
   if (!file_text || !column_text) return;
+  if (!r.opens_files()) {
+    r.warn(file, "not opened: the files a stored scenario names are not read; the channel reads as 0");
+    c.kind = ChannelKind::constant;
+    c.value = 0.0;
+    return;
+  }
   const std::filesystem::path path = std::filesystem::path(r.file()).parent_path() / *file_text;
   std::vector<Diagnostic> problems;
   auto csv = read_csv_file(path.string(), problems);

@@ -119,6 +119,10 @@ class Reader {
   void warn(const Field& field, const std::string& message);
   std::vector<Diagnostic> take_warnings() { return std::move(warnings_); }
 
+  // Reading a stored scenario (load_stored_scenario): the files it names are not opened.
+  void open_no_files() { opens_files_ = false; }
+  bool opens_files() const { return opens_files_; }
+
   // Another file the scenario reads (a CSV file), for Scenario::input_files.
   void note_file_read(const std::string& path) { files_read_.push_back(path); }
   const std::vector<std::string>& files_read() const { return files_read_; }
@@ -165,6 +169,7 @@ class Reader {
   bool stopped_ = false;
   std::vector<Diagnostic> warnings_;
   std::vector<std::string> files_read_;
+  bool opens_files_ = true;
   std::vector<YAML::Node> rejected_values_;  // values error() reported as a whole
 };
 
