@@ -224,7 +224,7 @@ TEST_CASE("outputs: run refuses a hard link to its scenario as -o, and every sub
   for (const auto& entry : fs::directory_iterator(dir)) CHECK(entry.path().filename().string().rfind(".partial", 0) != 0);
 }
 
-TEST_CASE("outputs: aimed at a running sim run's output or its .partial, replay, trim and run are refused naming it; its data stay whole") {
+TEST_CASE("outputs: aimed at a running sim run's output or its .partial, replay, trim and run are refused naming it, and its data stay whole") {
   // Replay aimed at a running run's output wrote its page to <output>.partial (the run's data)
   // and renamed it onto the output: both the previous result and the run's data were lost.
   // `sim run -o X.partial` while another run wrote X replaced that run's data.

@@ -71,7 +71,7 @@ std::string refusal(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST_CASE("output_file: a file is written whole beside its target and renamed; nothing else is left") {
+TEST_CASE("output_file: a file is written whole beside its target and renamed, and nothing else is left") {
   Scratch s("whole");
   put(s / "report.txt", "old");
   {
@@ -105,7 +105,7 @@ TEST_CASE("output_file: the temporary is a fresh hidden name beside the target, 
   CHECK_FALSE(fs::exists(s / "x.lock"));
 }
 
-TEST_CASE("output_file: a link planted at the temporary's name is refused, not followed; the file it points to is untouched") {
+TEST_CASE("output_file: a link planted at the temporary's name is refused, not followed, and the file it points to is untouched") {
   Scratch s("planted");
   put(s / "victim", "precious");
   put(s / "out.txt", "old");
@@ -177,7 +177,7 @@ TEST_CASE("output_file: an input is refused under any name: itself, another spel
   CHECK(listing(s.dir) == "data.csv sub x.lock ");
 }
 
-TEST_CASE("output_file: one target given twice to one command is refused; a side name of its own output is not") {
+TEST_CASE("output_file: one target given twice to one command is refused, and a side name of its own output is not") {
   Scratch s("twice");
   OutputFile first(s / "a.txt", "-o", InputFiles{}, "test");
   CHECK(refusal([&] { OutputFile(s / "./a.txt", "--predictions", InputFiles{}, "test"); }).find("given twice") != std::string::npos);
