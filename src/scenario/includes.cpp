@@ -410,14 +410,15 @@ class Resolver {
       // where in the URDF it came from (urdf_part.h).
       std::vector<std::pair<int, int>> origins;
       if (is_urdf(path)) {
+        const std::size_t before = out_.size();
         auto part = read_urdf_part(shown, s, out_);
-        if (!part) return std::nullopt;
+        if (!part) return unreadable(before);
         s = std::move(part->yaml);
         for (const urdf::Position& p : part->lines) origins.emplace_back(p.line, p.column);
       }
       shifted_bytes_ += s.size() + static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
       if (shifted_bytes_ > kMaxShiftedBytes) {
-        reader_.error(file, "the included files are too large in all");
+        reader_.error_first(file, "the included files are too large in all");
         return std::nullopt;
       }
       const int first_line = sources_.add(shown, s, std::move(origins));
@@ -425,18 +426,28 @@ class Resolver {
     }
     shifted_bytes_ += static_cast<std::size_t>(it->second.first_line);
     if (shifted_bytes_ > kMaxShiftedBytes) {
-      reader_.error(file, "the included files are too large in all");
+      reader_.error_first(file, "the included files are too large in all");
       return std::nullopt;
     }
+    const std::size_t before = out_.size();
     auto parsed = parse_(shown, it->second.text, it->second.first_line);
-    if (!parsed) return std::nullopt;
+    if (!parsed) return unreadable(before);
     const std::string& root = sources_.root_file();
     const bool bounded =
         check_structure(*parsed, "", [&](const YAML::Mark& m, std::string message) {
           out_.push_back(Diagnostic{root, m.line + 1, m.column + 1, std::move(message)});
         });
-    if (!bounded) return std::nullopt;
+    if (!bounded) return unreadable(before);
     return parsed;
+  }
+
+  // A part that cannot be read (a YAML or URDF error, a structure past the bounds): what it
+  // reported since `before` is listed ahead of the errors that follow from its missing bodies
+  // and joints (references to them elsewhere), which would otherwise come first in file order.
+  std::nullopt_t unreadable(std::size_t before) {
+    for (std::size_t k = before; k < out_.size(); ++k)
+      if (!out_[k].warning) out_[k].first = true;
+    return std::nullopt;
   }
 
   // NAME/ before every body, joint and manipulator name of the part and its references to

@@ -245,3 +245,34 @@ TEST_CASE("stability scenario: the connected pair's modes at 30 s, as README.md 
   CHECK(translation == doctest::Approx(-3.82).epsilon(0.005 / 3.82));
   CHECK(u0 == doctest::Approx(0.468).epsilon(0.0005 / 0.468));
 }
+
+TEST_CASE("stability scenario: the vehicle is Wu's BlueROV2, not paper 001's variant of it, which has no growing mode in surge") {
+  // README.md: vehicles/bluerov2.yaml has the CB 2 cm above the CG, added masses 5.5, 12.7 and
+  // 14.57 kg and quadratic damping; León-González et al.'s (leon-gonzalez2024/uvms.yaml) shares
+  // its mass, inertia, CG and linear damping but has the CB at the CG, 11.702 kg of added mass
+  // in every direction and no quadratic damping.
+  const scenario::Scenario wu = scenario::load_scenario(kSurge);
+  const scenario::Scenario paper = scenario::load_scenario(kScenarios + "leon-gonzalez2024/uvms_four_arms.yaml");
+  const auto body = [](const scenario::Scenario& s, const std::string& name) -> const model::BodySpec& {
+    for (const model::BodySpec& b : s.bodies)
+      if (b.name == name) return b;
+    FAIL("no body " << name);
+    return s.bodies.front();
+  };
+  const model::BodySpec& a = body(wu, "bluerov2/rov");
+  const model::BodySpec& b = body(paper, "uvms/rov");
+  CHECK(a.mass == b.mass);
+  CHECK(a.inertia_Bcm_B == b.inertia_Bcm_B);
+  CHECK(a.p_BoBcm_B == b.p_BoBcm_B);
+  CHECK(a.linear_damping == b.linear_damping);
+  CHECK(a.volume == b.volume);
+  CHECK((a.p_BoBcm_B - a.p_BoBcb_B).z() == doctest::Approx(0.02));
+  CHECK(b.p_BoBcb_B == b.p_BoBcm_B);
+  CHECK(a.added_mass_B.diagonal().head<3>() == Eigen::Vector3d(5.5, 12.7, 14.57));
+  CHECK(b.added_mass_B.diagonal().head<3>() == Eigen::Vector3d::Constant(11.702));
+  CHECK(a.quadratic_damping.minCoeff() > 0.0);
+  CHECK(b.quadratic_damping.isZero());
+  // With equal added masses the Munk moments vanish: trimmed at 0.5 m/s, every mode decays.
+  const Trimmed equal = surge_at(0.5, {kRov + "added_mass=[11.702,11.702,11.702,0.12,0.12,0.12]"});
+  for (const analysis::Mode& mode : equal.linear.modes.modes) CHECK((mode.neutral || mode.eigenvalue.real() < 0.0));
+}

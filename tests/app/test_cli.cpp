@@ -106,13 +106,24 @@ TEST_CASE("cli: the default scenario runs and writes the documented layout") {
   H5Fclose(file);
 }
 
-TEST_CASE("cli: the same scenario twice gives a byte-identical file") {
+TEST_CASE("cli: the same scenario and command line twice give a byte-identical file; another -o differs in the stored command line only") {
   const fs::path dir = fresh_dir("determinism");
   REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o out.h5", dir).exit_code == 0);
   const std::string first = read_bytes(dir / "out.h5");
   REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o out.h5", dir).exit_code == 0);
   CHECK(first.size() > 1000);
   CHECK(first == read_bytes(dir / "out.h5"));
+  // The file stores the command line, so another -o gives another file, and only there: with
+  // a name of the same length, the bytes are those of out.h5 with the name replaced.
+  REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o abc.h5", dir).exit_code == 0);
+  std::string other = read_bytes(dir / "abc.h5");
+  CHECK(other != first);
+  REQUIRE(other.size() == first.size());
+  const std::size_t at = other.find("-o abc.h5");
+  REQUIRE(at != std::string::npos);
+  CHECK(other.find("abc.h5", at + 4) == std::string::npos);  // once, in the command line
+  other.replace(at, 9, "-o out.h5");
+  CHECK(other == first);
 }
 
 TEST_CASE("cli: --set overrides a value and the file stores the resolved scenario") {

@@ -336,3 +336,38 @@ TEST_CASE("an include's set reaches initial of a free body that writes none") {
   CAPTURE(all_text(ds));
   CHECK(!ds.empty());
 }
+
+TEST_CASE("a part that cannot be read is listed first, ahead of the errors that follow from its missing bodies") {
+  // scenario → vehicle.yaml (a part) → arm.urdf, broken (a joint to a link that is not there),
+  // and in another run → arm.yaml, a YAML syntax error. The scenario's controller and the
+  // vehicle's mount refer to the arm's joint and link, so each also fails, on lines that come
+  // earlier in file order than the URDF's or the part's own problem.
+  const std::string urdf = write_temp("broken_arm.urdf", R"(<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/>
+  </joint>
+</robot>
+)");
+  const std::string yaml_arm = write_temp("broken_arm.yaml", "bodies:\n  - name: base\n    mass: [1\n");
+  for (const std::string& arm : {urdf, yaml_arm}) {
+    CAPTURE(arm);
+    const std::string vehicle = write_temp(
+        "vehicle_with_broken_arm.yaml",
+        "joints:\n  - {name: mount, type: fixed, parent: rov, child: arm/base}\n"
+        "bodies:\n  - {name: rov, mass: 10.0, inertia: [0.2, 0.2, 0.2], volume: 0.01}\n"
+        "include:\n  - {file: " + arm + ", name: arm}\n");
+    const std::string path = write_temp(
+        "includes_broken_arm.yaml",
+        kHead + "controllers:\n  - {name: hold, type: pid, joint: uvms/arm/shoulder, rate: 100.0, setpoint: 0.0, kp: 1.0}\n"
+                "include:\n  - {file: " + vehicle + ", name: uvms}\n");
+    const auto ds = diagnostics_of(path);
+    CAPTURE(all_text(ds));
+    REQUIRE(ds.size() == 3);  // the cause and its two consequences
+    CHECK(normal(ds[0].file) == normal(arm));
+    CHECK(ds[1].message.find("no joint named 'uvms/arm/shoulder'") != std::string::npos);
+    CHECK(ds[2].message.find("no body named 'uvms/arm/base'") != std::string::npos);
+  }
+}
