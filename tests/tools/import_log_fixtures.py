@@ -204,16 +204,19 @@ class DataFlashWriter:
     def __init__(self):
         self.b = bytearray()
         self.types = {}
+        self.offsets = []  # byte offset of each record written, in order
         self.fmt(128, "FMT", "BBnNZ", "Type,Length,Name,Format,Columns")
 
     def fmt(self, type_id, name, fmt, columns, length=None):
-        size = 3 + struct.calcsize("<" + "".join(SIZES[c] for c in fmt))
+        self.offsets.append(len(self.b))
+        size = 3 + struct.calcsize("<" + "".join(SIZES[c] for c in fmt)) if length is None else length
         self.types[name] = (type_id, fmt)
-        self.b += b"\xa3\x95\x80" + struct.pack("<BB4s16s64s", type_id, size if length is None else length,
+        self.b += b"\xa3\x95\x80" + struct.pack("<BB4s16s64s", type_id, size,
                                                  name.encode(), fmt.encode(), columns.encode())
 
     def msg(self, name, *values):
         type_id, fmt = self.types[name]
+        self.offsets.append(len(self.b))
         packed = []
         for c, v in zip(fmt, values):
             if c == "a":

@@ -21,6 +21,7 @@ FORMAT = {  # character: (struct code, scale or None)
 HEAD = b"\xa3\x95"
 FMT_TYPE = 128
 FMT_LENGTH = 89  # 3 + B B n N Z
+WINDOW = 1 << 23  # bytes: a multiple of the page size
 
 
 class MessageType:
@@ -77,7 +78,12 @@ class DataFlash:
         Every record is checked: header, known type, length within the file."""
         mm, n, pos = self.mm, self.size, 0
         types = {}
+        released = 0
         while pos < n:
+            if pos - released >= WINDOW:
+                # Pages read are dropped behind the reader: memory stays within a window of the file.
+                mm.madvise(mmap.MADV_DONTNEED, released, WINDOW)
+                released += WINDOW
             if n - pos < 3:
                 self._truncated(pos, "a record header needs 3 bytes")
                 return
