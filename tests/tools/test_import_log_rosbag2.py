@@ -184,6 +184,8 @@ comments, header, rows = fx.read_csv(out)
 check(header == ["time [s]", "layout.dim[0].size", "layout.dim[0].stride", "layout.data_offset",
                  "data[0]", "data[1]", "data[2]", "data[3]"] and rows[0] == [0.0, 4, 4, 0] + THRUST[0],
       f"--message dump {header} {rows}")
+T.refused("a left-handed frame", bag, "--measured", out, "--pose", "/odom", "--world-axes", "NEU", outputs=[out + ".y"])
+T.refused("--world-axes NEX: expected three letters", bag, "--list", "--world-axes", "NEX")
 T.refused("no definition of foo_msgs/Bar", bag, "--message", "/foo", "-o", out + ".x", outputs=[out + ".x"])
 T.refused("is the log being read", bag, "--message", "/thrusters", "-o", bag)
 

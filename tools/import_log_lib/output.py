@@ -116,12 +116,11 @@ class Increasing:
 
 class Follower:
     """Another stream read alongside a base stream: its value at each (increasing) base time,
-    linear between its two samples around it (angles, listed in `angular`, along the shorter
-    arc); None before its first or after its last sample. Holds two samples at a time."""
+    linear between its two samples around it (none of them angles: attitudes come from the base
+    stream); None before its first or after its last sample. Holds two samples at a time."""
 
-    def __init__(self, samples, angular=()):
+    def __init__(self, samples):
         self.it = iter(samples)
-        self.angular = set(angular)
         self.a = self.b = None
         self._advance()
         self._advance()
@@ -144,10 +143,4 @@ class Follower:
         if t == tb:
             return tuple(vb)
         s = (t - ta) / (tb - ta)
-        out = []
-        for k, (x, y) in enumerate(zip(va, vb)):
-            d = y - x
-            if k in self.angular:
-                d = math.remainder(d, 2.0 * math.pi)
-            out.append(x + s * d)
-        return tuple(out)
+        return tuple(x + s * (y - x) for x, y in zip(va, vb))
