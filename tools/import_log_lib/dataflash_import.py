@@ -8,8 +8,7 @@ surface is negative) with --depth BARO. Inputs: RCOU's servo outputs C1… as mo
 RCIN's channels as rc1… [us]."""
 import math
 
-from . import frames as fr
-from .errors import LogError, UsageError
+from .errors import UsageError
 from .measured import Row, columns
 from .output import Follower, Increasing
 

@@ -159,10 +159,3 @@ class Bag:
             out.append(f"  {name:40s} {t:40s} {self.count(name):8d} messages{known}")
         return out
 
-
-def pick(path, field, extract):
-    """Walks a dotted field path into a decoded message."""
-    v = path
-    for name in [p for p in field.split(".") if p]:
-        v = v[name]
-    return extract(v)
