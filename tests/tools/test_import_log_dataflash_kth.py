@@ -8,6 +8,7 @@ recovered from positions and velocities.
 Usage: tests/tools/test_import_log_dataflash_kth.py REPO_ROOT"""
 import math
 import os
+import shutil
 import sys
 import tempfile
 
@@ -243,4 +244,5 @@ with open(text_file, "w") as f:
     f.write("not an archive\n")
 T.refused("not a rosbag2 (.db3), DataFlash (0xA3 0x95) or .npz file", text_file, "--list")
 T.refused("not a readable .npz file", text_file, "--list", "--format", "kth")
+shutil.rmtree(work)
 T.finish()

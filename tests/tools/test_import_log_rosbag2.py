@@ -9,6 +9,7 @@ from — every series matched by name and unit, to round-off.
 Usage: tests/tools/test_import_log_rosbag2.py REPO_ROOT SIM_EXECUTABLE"""
 import math
 import os
+import shutil
 import sqlite3
 import struct
 import subprocess
@@ -348,4 +349,5 @@ for name in names:
         rmse = float(series[name][head.index("rmse")])
         check(rmse < 1e-9, f"{name}: RMSE {rmse} between sim's result and its round trip through a ROS bag")
 check("skipped" not in r.stderr, f"no column skipped ({r.stderr.strip()})")
+shutil.rmtree(work)
 T.finish()
