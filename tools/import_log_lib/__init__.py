@@ -1,0 +1,1 @@
+"""The readers, frame conversions and CSV writer behind tools/import_log."""
