@@ -106,7 +106,7 @@ TEST_CASE("cli: the default scenario runs and writes the documented layout") {
   H5Fclose(file);
 }
 
-TEST_CASE("cli: the same scenario and command line twice give a byte-identical file; another -o differs in the stored command line only") {
+TEST_CASE("cli: the same scenario and command line twice give a byte-identical file, and another -o differs in the stored command line only") {
   const fs::path dir = fresh_dir("determinism");
   REQUIRE(run_sim("'" + kDefaultScenario + "' --duration 5 -o out.h5", dir).exit_code == 0);
   const std::string first = read_bytes(dir / "out.h5");
