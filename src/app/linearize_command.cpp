@@ -46,9 +46,20 @@ bool outputs_acceptable(const LinearizeOptions& options, const scenario::Scenari
   return true;
 }
 
-int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario,
-                        const analysis::OperatingPoint& point, const std::string& description,
-                        const analysis::LinearModel& linear) {
+// With --inside-limits, each joint at or beyond a limit is first moved this many of its
+// finite-difference steps inside the range (1e-3 rad or m at the default --fd-step): far enough
+// that no difference reaches the stop.
+constexpr double kLimitMarginSteps = 100.0;
+
+int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario, const dynamics::Model& model,
+                        analysis::OperatingPoint point, const std::string& description) {
+  std::vector<analysis::LimitContact> moved;
+  const double margin = kLimitMarginSteps * options.relative_step;
+  if (options.inside_limits) {
+    moved = analysis::joints_at_limits(model, point.x, options.relative_step);
+    analysis::move_inside_limits(model, point.x, moved, margin);
+  }
+  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
   if (!linear.A.allFinite() || !linear.B.allFinite()) {
     spdlog::error("the model's rates are not finite near {}", description);
     return kNumericalFailure;
@@ -57,7 +68,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
       analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
   std::string overrides;
   for (const std::string& o : options.overrides) overrides += o + "\n";
-  const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
+  const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides, moved, margin};
   if (!options.quiet) print_linear_model(stdout, report);
 
   const auto [h5, json] = output_paths(options, scenario);
@@ -99,8 +110,7 @@ int linearize_scenario(const LinearizeOptions& options) {
     point.time = scenario->trim.time;
     point.x = trimmed.x;
     description = "the trim solution";
-    const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, {options.relative_step});
-    return report_linear_model(options, *scenario, point, description, linear);
+    return report_linear_model(options, *scenario, trimmed_model, point, description);
   }
   const double time = options.at_time.value_or(0.0);
   const SimulatedPoint simulated = simulate_to(model, scenario->simulation, time);
@@ -110,8 +120,7 @@ int linearize_scenario(const LinearizeOptions& options) {
   }
   point = simulated.point;
   description = time > 0.0 ? "the state simulated to t = " + exact_number(time) + " s" : "the initial state";
-  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
-  return report_linear_model(options, *scenario, point, description, linear);
+  return report_linear_model(options, *scenario, model, point, description);
 }
 
 }  // namespace uwsim::app

@@ -185,7 +185,7 @@ int trim_main(std::vector<char*> args, const std::string& command_line) {
 
 int linearize_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim linearize — the linear model ż = A z + B δu and its modes at an operating point.\n"
-               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [-o FILE.h5]"};
+               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [--inside-limits] [-o FILE.h5]"};
   uwsim::app::LinearizeOptions options;
   bool verbose = false;
   double at = 0.0;
@@ -198,6 +198,9 @@ int linearize_main(std::vector<char*> args, const std::string& command_line) {
   auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5");
   cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
       ->check(CLI::PositiveNumber);
+  cli.add_flag("--inside-limits", options.inside_limits,
+               "move joints at or beyond a position limit 100 finite-difference steps inside their range first "
+               "(1e-3 rad or m by default), so that the stops' springs stay off");
   cli.add_flag("-q,--quiet", options.quiet, "print errors only");
   cli.add_flag("-v,--verbose", verbose, "print debugging details");
   if (const int code = parse(cli, args); code >= 0) return code;
