@@ -159,6 +159,9 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
                  m.invariance_defect);
   if (r.modes.participation_from_magnitudes)
     std::fprintf(out, "  A is (nearly) defective: participation from eigenvector magnitudes\n");
+  if (!r.scenario.controllers.empty())
+    std::fprintf(out, "  controllers: their outputs are held at what they hold at this point (at a trim, their "
+                      "equilibrium values): the plant's modes, not the closed loop's\n");
   print_limit_contacts(out, r);
 
   int unstable = 0;  // a conjugate pair is one mode

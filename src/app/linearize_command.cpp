@@ -109,6 +109,7 @@ int linearize_scenario(const LinearizeOptions& options) {
     const dynamics::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
     point.time = scenario->trim.time;
     point.x = trimmed.x;
+    point.held = trimmed.held;  // controllers: their outputs at the equilibrium, held (trim.h)
     description = "the trim solution";
     return report_linear_model(options, *scenario, trimmed_model, point, description);
   }
