@@ -49,6 +49,15 @@ TEST_CASE("linearize on a joint's limit: the joint is flagged, and the stiff mod
   const analysis::Mode& stop = l.modes.modes[dominated[0]];
   CHECK(stop.natural_frequency > 10.0 * std::sqrt(kMass * kGravity * kArm / kInertia));
   CHECK(stop.natural_frequency < kOmegaStop);
+
+  // The same pendulum hanging on its upper limit instead.
+  const test::Linearized upper = test::linearize_at(test::scenario_from(kPendulum, {"joints.j.limits={lower: -1.0, upper: 0.0}"}));
+  REQUIRE(upper.linear.limit_contacts.size() == 1);
+  CHECK(upper.linear.limit_contacts[0].upper);
+  CHECK_FALSE(upper.linear.limit_contacts[0].beyond);
+  CHECK(analysis::modes_dominated_by(upper.linear.limit_contacts[0], upper.modes).size() == 2);
+  // Inside the range by more than the step: nothing flagged.
+  CHECK(test::linearize_at(test::scenario_from(kPendulum, {"joints.j.initial.position=0.5"})).linear.limit_contacts.empty());
 }
 
 TEST_CASE("linearize pressed into a stop: the stop's mode is a critically damped spring stiffened by gravity") {
