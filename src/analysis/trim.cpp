@@ -121,7 +121,8 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   const VectorFunction residual = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r) {
     u = u_start;
     assign(unknowns, y.head(nv), x_start, x, u);
-    if (nz > 0) evaluator.sample_controllers(x.data(), u, memory.layout, y.data() + nv, z_next.data());
+    if (!model.controllers.empty())  // P-only loops too: their outputs are functions of the state
+      evaluator.sample_controllers(x.data(), u, memory.layout, y.data() + nv, z_next.data());
     evaluator.derivative(x.data(), u, xdot.data());
     for (int i = 0; i < mv; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
     for (Eigen::Index k = 0; k < nz; ++k)

@@ -90,6 +90,18 @@ TEST_CASE("trim under controllers: a buoyant BlueROV2 holding depth with integra
   CHECK(linear.zdot0.tail(linear.zdot0.size() - linear.first_velocity).cwiseAbs().maxCoeff() < 1e-9);
 }
 
+TEST_CASE("trim under controllers: without integral action the depth hold rests (B − W)/K_P above its setpoint") {
+  // A P-only loop has no memory: its output is a function of the state, and the trim still
+  // takes it from the controller's sample.
+  const scenario::Scenario s = test::scenario_from(depth_hold(false), {"controllers.depth.ki=[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]"});
+  const analysis::TrimResult r = trim_of(s, {{VariableKind::body, "v/rov", "down"}});
+  REQUIRE(r.converged);
+  const double B_minus_W = kDensity * kGravity * kVolume - kMass * kGravity;
+  CHECK(r.unknown_names.size() == 1);
+  CHECK(value_of(r, "bodies.v/rov.down") == doctest::Approx(5.0 - B_minus_W / 60.0).epsilon(1e-10));
+  CHECK(r.held.signals[0].output[2] == doctest::Approx(B_minus_W).epsilon(1e-9));
+}
+
 TEST_CASE("trim under controllers: through a thrust allocation, the four vertical T200s share B − W") {
   const analysis::TrimResult r = trim_of(test::scenario_from(depth_hold(true)), {{VariableKind::body, "v/rov", "down"}});
   REQUIRE(r.converged);
