@@ -1,6 +1,5 @@
 #include "analysis/evaluator.h"
 
-#include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
 
 namespace uwsim::analysis {
@@ -42,6 +41,17 @@ void Evaluator::set_channels(const Eigen::VectorXd& u) {
     }
     applied_[k] = u[k];
   }
+}
+
+void Evaluator::sample_controllers(const double* x, const Eigen::VectorXd& u,
+                                   const std::vector<dynamics::MemoryComponent>& layout, const double* z, double* z_next) {
+  set_channels(u);
+  dynamics::Workspace ws(model_);
+  dynamics::ControllerSet controllers(model_);  // fresh: every controller is due at `time_`
+  controllers.set_memory(layout, z);
+  controllers.update(time_, x, ws);
+  held_ = held_controls_of(model_, ws);
+  controllers.memory(layout, z_next);
 }
 
 void Evaluator::derivative(const double* x, const Eigen::VectorXd& u, double* xdot) {

@@ -12,13 +12,14 @@
 //
 // Controllers: their outputs are sampled signals held between samples (control/sample_clock.h)
 // and read by every evaluation from the workspace. Here they stay held at what `held` gives
-// (the sample at the operating point): f is the plant with the controllers' commands frozen,
-// not the closed loop.
+// (the sample at the operating point), or at what sample_controllers() last took: f is the
+// plant with the controllers' commands frozen, not the closed loop.
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
+#include "dynamics/controller_set.h"
 #include "dynamics/workspace.h"
 #include "dynamics/model.h"
 
@@ -48,6 +49,14 @@ class Evaluator {
 
   // xdot = f(time, x, u), u holding a value for every channel.
   void derivative(const double* x, const Eigen::VectorXd& u, double* xdot);
+
+  // The closed loop's discrete part (sim trim, trim.h): samples every controller at (time, x)
+  // with the channels u, each starting from the memory z (dynamics::ControllerSet's, in the
+  // order of `layout`), as a run's sample does; the outputs it takes are held for the following
+  // derivative() calls, and the memory the sample leaves is written to z_next.
+  void sample_controllers(const double* x, const Eigen::VectorXd& u, const std::vector<dynamics::MemoryComponent>& layout,
+                          const double* z, double* z_next);
+  const HeldControls& held() const { return held_; }
   // xdot = f(time, x, nominal_inputs()).
   void derivative(const double* x, double* xdot) { derivative(x, nominal_, xdot); }
 

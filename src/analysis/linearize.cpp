@@ -88,6 +88,7 @@ LinearModel linearize(const dynamics::Model& model, const OperatingPoint& point,
   }
   out.u0 = evaluator.nominal_inputs();
   out.relative_step = options.relative_step;
+  out.limit_contacts = joints_at_limits(model, point.x, options.relative_step);  // the largest position step
 
   std::vector<double> x(point.x.size()), xdot(point.x.size());
   // g(z, u): the rate of z, (2) of state_chart.h, at x = φ(x_op, z).

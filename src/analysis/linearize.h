@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "analysis/evaluator.h"
+#include "analysis/joint_limits.h"
 #include "dynamics/model.h"
 
 namespace uwsim::analysis {
@@ -54,6 +55,9 @@ struct LinearModel {
   Eigen::MatrixXd basis, A_reduced, B_reduced;
   double invariance_defect = 0.0;
   double relative_step = 0.0;
+  // Joints within a position step (relative_step rad or m) of a limit, or beyond it: A there
+  // holds half a stop's spring, or all of it (joint_limits.h).
+  std::vector<LimitContact> limit_contacts;
 
   // The matrices the modes come from: (2) for connected vehicles, else A.
   const Eigen::MatrixXd& system_matrix() const { return constrained ? A_reduced : A; }

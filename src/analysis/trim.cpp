@@ -10,6 +10,7 @@
 #include "analysis/finite_difference.h"
 #include "analysis/linearize.h"
 #include "analysis/variables.h"
+#include "dynamics/controller_set.h"
 
 namespace uwsim::analysis {
 
@@ -47,10 +48,12 @@ void check_poseable(const dynamics::Model& model, const std::vector<VariableRef>
   if (unknowns.empty())
     throw TrimError("nothing to solve for: give the unknowns (trim.unknowns in the scenario, or --unknown), "
                     "e.g. bodies.rov.pitch, bodies.rov.w, inputs.surge");
-  if (!model.controllers.empty())
-    throw TrimError("the scenario has controllers: their outputs are sampled and may integrate, so an "
-                    "equilibrium of the closed loop needs their internal states; trim the plant instead, "
-                    "with the commands as unknowns (--set controllers=[] and an input channel per command)");
+  for (const dynamics::Controller& c : model.controllers)
+    if (!dynamics::ControllerSet::memory_supported(c))
+      throw TrimError("controller '" + c.name + "': trim handles pid, pose_pd, thrust_allocation and "
+                      "inverse_kinematics controllers; the path, transport and reference states of task_priority, "
+                      "line_of_sight and base_control are not trim unknowns (linearise a simulated state instead: "
+                      "sim linearize --at TIME)");
   const std::vector<int> trees = connected_trees(model);
   for (const VariableRef& v : unknowns) {
     int body = -1;
@@ -85,28 +88,45 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   Evaluator evaluator(model, problem.time);
   const std::vector<double> x_start = initial_state(model);
   const Eigen::VectorXd u_start = evaluator.nominal_inputs();
-  const Eigen::Index n = static_cast<Eigen::Index>(unknowns.size());
-  const int m = static_cast<int>(steady.size());
+  // The closed loop (trim.h, "Controllers"): the controllers' memory z follows the plant's
+  // unknowns in y, and its rate (z⁺ − z)/T the plant's steady rates in r.
+  const MemoryVariables memory = controller_memory(model);
+  const auto nz = static_cast<Eigen::Index>(memory.layout.size());
+  const auto nv = static_cast<Eigen::Index>(unknowns.size());
+  const Eigen::Index n = nv + nz;
+  const int mv = static_cast<int>(steady.size());
+  const int m = mv + static_cast<int>(nz);
 
   TrimResult out;
   out.start.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
+  for (Eigen::Index i = 0; i < nv; ++i) {
     out.start[i] = unknowns[static_cast<std::size_t>(i)].value(x_start.data(), u_start);
     out.unknown_names.push_back(unknowns[static_cast<std::size_t>(i)].name());
     out.unknown_units.push_back(unknowns[static_cast<std::size_t>(i)].unit);
   }
+  dynamics::ControllerSet(model).start_memory(memory.layout, x_start.data(), out.start.data() + nv);
   for (const Variable& v : steady) {
     out.residual_names.push_back(v.name());
     out.residual_units.push_back(v.rate_unit);
   }
+  for (std::size_t k = 0; k < memory.layout.size(); ++k) {
+    out.unknown_names.push_back(memory.names[k]);
+    out.unknown_units.push_back(memory.units[k]);
+    out.residual_names.push_back(memory.names[k]);
+    out.residual_units.push_back(memory.units[k] + "/s");
+  }
 
   std::vector<double> x(x_start.size()), xdot(x_start.size());
-  Eigen::VectorXd u = u_start;
+  Eigen::VectorXd u = u_start, z_next(nz);
   const VectorFunction residual = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r) {
     u = u_start;
-    assign(unknowns, y, x_start, x, u);
+    assign(unknowns, y.head(nv), x_start, x, u);
+    if (!model.controllers.empty())  // P-only loops too: their outputs are functions of the state
+      evaluator.sample_controllers(x.data(), u, memory.layout, y.data() + nv, z_next.data());
     evaluator.derivative(x.data(), u, xdot.data());
-    for (int i = 0; i < m; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
+    for (int i = 0; i < mv; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
+    for (Eigen::Index k = 0; k < nz; ++k)
+      r[mv + k] = (z_next[k] - y[nv + k]) / memory.periods[static_cast<std::size_t>(k)];
   };
   auto finite = [](const Eigen::VectorXd& v) { return v.allFinite(); };
 
@@ -164,16 +184,20 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
     out.message = "converged";
   }
 
-  residual(y, r);  // leaves x and u at the solution
+  residual(y, r);  // leaves x, u and the controllers' held outputs at the solution
+  for (const dynamics::Controller& c : model.controllers) out.controller_names.push_back(c.name);
   out.x = x;
   out.u = u;
+  out.held = evaluator.held();
   out.residual = r;
   out.solution.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) out.solution[i] = unknowns[static_cast<std::size_t>(i)].value(x.data(), u);
+  for (Eigen::Index i = 0; i < nv; ++i) out.solution[i] = unknowns[static_cast<std::size_t>(i)].value(x.data(), u);
+  out.solution.tail(nz) = y.tail(nz);
 
   for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
   const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m).value;
   residual(y, r);
+  out.held = evaluator.held();
   Eigen::VectorXd scale = J_end.colwise().norm().transpose();
   scale = scale.cwiseMax(1e-300);
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J_end * scale.cwiseInverse().asDiagonal());

@@ -22,10 +22,21 @@
 // that nothing depends on, a joint whose axis is vertical), and the solver's values along
 // them are only the start's.
 //
-// Not handled: controllers (their outputs are sampled with memory — an integral — so an
-// equilibrium of the closed loop needs their internal states; trim the plant, with the
-// commands as unknowns) and unknowns that move a body joined by a connector (moving one body
-// of a connected system breaks its connectors); both throw TrimError.
+// Controllers: the plant under its sampled controllers. A controller holds its output between
+// samples and carries a memory z from one sample to the next (dynamics/controller_set.h: a PID's
+// integral, its torque filter's previous output, a pose_pd's integrals, an IK's q_d). The
+// closed loop is at rest where the plant's rates vanish under the held outputs and a sample
+// taken there leaves z as it was — then every later sample gives the same output. So z joins
+// the unknowns, a sample S at (x, z) gives the held outputs h(x, z) and z⁺(x, z), and
+//   r(y, z) = [rate of each steady variable at (x(y), u(y)) with h(x, z) held;  (z⁺ − z)/T]
+// (T each controller's period): the fixed point of the sampled closed loop, not its outputs as
+// free unknowns. At it an integrator's error is zero (K_I·T·e = 0) unless its clamping
+// anti-windup holds it saturated, which is a rest of the closed loop too; a torque filter's
+// output is its own fixed point τ = aτ + (1 − a)τ_ff + τ_PID; and the held outputs are the
+// controllers' own law at the equilibrium, so the result is what a run started there keeps.
+// Refused (TrimError): task_priority, line_of_sight and base_control, whose path, transport and
+// reference states are not exposed; and unknowns that move a body joined by a connector (moving
+// one body of a connected system breaks its connectors).
 #pragma once
 
 #include <Eigen/Core>
@@ -33,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/evaluator.h"
 #include "dynamics/model.h"
 #include "analysis/trim_spec.h"
 
@@ -62,10 +74,12 @@ struct TrimResult {
   Eigen::VectorXd residual;     // the rate of each steady variable
   int free_directions = 0;      // see above
   std::string message;          // why it stopped
+  HeldControls held;            // what the controllers hold at the solution (empty without any)
+  std::vector<std::string> controller_names;  // of held.signals, in the model's order
 };
 
-// Throws TrimError for a problem it cannot pose (names that resolve to nothing, controllers,
-// connected bodies among the unknowns, no unknowns).
+// Throws TrimError for a problem it cannot pose (names that resolve to nothing, controllers of
+// the kinds above, connected bodies among the unknowns, no unknowns).
 TrimResult trim(const dynamics::Model& model, const TrimProblem& problem);
 
 // The model with each channel that was an unknown made a constant at its trimmed value, so

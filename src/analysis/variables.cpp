@@ -163,4 +163,45 @@ void assign(const std::vector<Variable>& variables, const Eigen::VectorXd& value
   }
 }
 
+namespace {
+
+// A pid's output unit: what its joint's command is (README "Controllers").
+std::string pid_output_unit(const dynamics::Model& model, const dynamics::Controller& c) {
+  const dynamics::Joint& joint = model.bodies[static_cast<std::size_t>(c.body)].joint;
+  if (c.feeds_pid) return joint.type == dynamics::JointType::revolute ? "rad/s" : "m/s";
+  if (joint.actuator.has_motor()) return "A";
+  return joint.type == dynamics::JointType::revolute ? "N m" : "N";
+}
+
+}  // namespace
+
+MemoryVariables controller_memory(const dynamics::Model& model) {
+  using Kind = dynamics::MemoryComponent::Kind;
+  static const char* const kAxes[] = {"x", "y", "z", "roll", "pitch", "yaw"};
+  MemoryVariables out;
+  out.layout = dynamics::ControllerSet::memory_layout(model);
+  for (const dynamics::MemoryComponent& m : out.layout) {
+    const dynamics::Controller& c = model.controllers[static_cast<std::size_t>(m.controller)];
+    const std::string prefix = "controllers." + c.name + ".";
+    if (c.kind == dynamics::ControllerKind::pose_pd) {
+      out.names.push_back(prefix + "integral_" + kAxes[m.axis]);
+      out.units.push_back(m.axis < 3 ? "N" : "N m");
+    } else if (m.kind == Kind::joint_setpoint) {
+      const int body = c.chain[static_cast<std::size_t>(c.joints[static_cast<std::size_t>(m.axis)])];
+      const dynamics::Joint& joint = model.bodies[static_cast<std::size_t>(body)].joint;
+      out.names.push_back(prefix + "setpoint." + joint.name);
+      out.units.push_back(joint.type == dynamics::JointType::revolute ? "rad" : "m");
+    } else if (m.kind == Kind::previous_error) {
+      const dynamics::Joint& joint = model.bodies[static_cast<std::size_t>(c.body)].joint;
+      out.names.push_back(prefix + "previous_error");
+      out.units.push_back(joint.type == dynamics::JointType::revolute ? "rad/s" : "m/s");
+    } else {
+      out.names.push_back(prefix + (m.kind == Kind::integral ? "integral" : "previous_output"));
+      out.units.push_back(pid_output_unit(model, c));
+    }
+    out.periods.push_back(c.period);
+  }
+  return out;
+}
+
 }  // namespace uwsim::analysis

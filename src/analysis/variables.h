@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/controller_set.h"
 #include "dynamics/model.h"
 #include "analysis/trim_spec.h"
 
@@ -40,5 +41,17 @@ std::vector<analysis::VariableRef> default_steady(const dynamics::Model& model);
 // each body's Euler angles together (those not set keep x_start's), channels in u.
 void assign(const std::vector<Variable>& variables, const Eigen::VectorXd& values,
             const std::vector<double>& x_start, std::vector<double>& x, Eigen::VectorXd& u);
+
+// The controllers' memory (dynamics/controller_set.h) as trim variables, always unknowns and
+// always steady: "controllers.<c>.integral" (a pid's, in its output's unit), ".previous_output",
+// ".previous_error", "controllers.<c>.integral_<axis>" (a pose_pd's, axis x y z roll pitch yaw:
+// N or N m) and "controllers.<c>.setpoint.<joint>" (an IK's q_d). Its rate is what one sample
+// changes it by over the sample period, (z⁺ − z)/T: 0 where the controller is at rest.
+struct MemoryVariables {
+  std::vector<dynamics::MemoryComponent> layout;
+  std::vector<std::string> names, units;
+  std::vector<double> periods;  // s, T of each component's controller
+};
+MemoryVariables controller_memory(const dynamics::Model& model);
 
 }  // namespace uwsim::analysis

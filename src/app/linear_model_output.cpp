@@ -91,6 +91,41 @@ void add_vector(output::Hdf5File& file, const std::string& path, const Eigen::Ve
   for (Eigen::Index i = 0; i < v.size(); ++i) file.append(id, &v[i]);
 }
 
+// "uvms/alpha/axis_b on its lower limit 0 (q = 0)", "… 0.02 beyond its upper limit 1.5 (q = 1.52)".
+std::string limit_text(const analysis::LimitContact& c) {
+  const char* which = c.upper ? "upper" : "lower";
+  std::string out = c.joint;
+  if (c.beyond) out += format(" %.3g beyond its ", std::abs(c.position - c.limit)) + which + " limit";
+  else out += std::string(" on its ") + which + " limit";
+  return out + format(" %.6g", c.limit) + format(" (q = %.6g)", c.position);
+}
+
+// The joints at a limit whose states dominate mode k (analysis/joint_limits.h), "" if none.
+std::string stop_marks(const analysis::LinearModel& m, const analysis::ModalAnalysis& modes, std::size_t k) {
+  std::string out;
+  for (const analysis::LimitContact& c : m.limit_contacts) {
+    const std::vector<std::size_t> dominated = analysis::modes_dominated_by(c, modes);
+    if (std::find(dominated.begin(), dominated.end(), k) != dominated.end()) out += (out.empty() ? "" : ", ") + c.joint;
+  }
+  return out.empty() ? "" : "   ! the stop of " + out;
+}
+
+void print_limit_contacts(std::FILE* out, const LinearReport& r) {
+  const analysis::LinearModel& m = r.model;
+  if (!m.limit_contacts.empty()) {
+    std::fprintf(out, "  joints at a limit, where the stop's spring switches on (modes marked '!' are the stop's: on a "
+                      "limit A holds half its stiffness, beyond it all of it; --inside-limits linearises just inside "
+                      "the range):\n");
+    for (const analysis::LimitContact& c : m.limit_contacts) std::fprintf(out, "    %s\n", limit_text(c).c_str());
+  }
+  if (!r.moved_inside_limits.empty()) {
+    std::fprintf(out, "  --inside-limits: moved %g inside the range before linearising (where a stop held a joint, "
+                      "its rates here are not zero):\n", r.limit_margin);
+    for (const analysis::LimitContact& c : r.moved_inside_limits)
+      std::fprintf(out, "    %s, now q = %.6g\n", limit_text(c).c_str(), r.point.x[static_cast<std::size_t>(c.x_index)]);
+  }
+}
+
 }  // namespace
 
 void print_linear_model(std::FILE* out, const LinearReport& r) {
@@ -123,6 +158,10 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
                  m.invariance_defect);
   if (r.modes.participation_from_magnitudes)
     std::fprintf(out, "  A is (nearly) defective: participation from eigenvector magnitudes\n");
+  if (!r.scenario.controllers.empty())
+    std::fprintf(out, "  controllers: their outputs are held at what they hold at this point (at a trim, their "
+                      "equilibrium values): the plant's modes, not the closed loop's\n");
+  print_limit_contacts(out, r);
 
   int unstable = 0;  // a conjugate pair is one mode
   for (const analysis::Mode& mode : r.modes.modes)
@@ -133,7 +172,8 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
                padded("ω_n (rad/s)", 11, true).c_str(), padded("ζ", 9, true).c_str(), padded("τ (s)", 10, true).c_str(),
                padded("period (s)", 10, true).c_str(), "states taking part");
   int row = 0;
-  for (const analysis::Mode& mode : r.modes.modes) {
+  for (std::size_t k = 0; k < r.modes.modes.size(); ++k) {
+    const analysis::Mode& mode = r.modes.modes[k];
     const std::complex<double> l = mode.eigenvalue;
     if (l.imag() < 0.0 && !mode.neutral) continue;  // shown with its conjugate
     std::string eigenvalue, frequency, damping, time_constant, period;
@@ -147,10 +187,10 @@ void print_linear_model(std::FILE* out, const LinearReport& r) {
       time_constant = std::isfinite(mode.time_constant) ? format("%.4g", mode.time_constant) : "∞";
       if (l.imag() > 0.0) period = format("%.4g", 2.0 * M_PI / l.imag());
     }
-    std::fprintf(out, "%3d  %s %s %s %s %s  %s\n", ++row, padded(eigenvalue, 26, false).c_str(),
+    std::fprintf(out, "%3d  %s %s %s %s %s  %s%s\n", ++row, padded(eigenvalue, 26, false).c_str(),
                  padded(frequency, 11, true).c_str(), padded(damping, 9, true).c_str(),
                  padded(time_constant, 10, true).c_str(), padded(period, 10, true).c_str(),
-                 taking_part(mode, m.state_names).c_str());
+                 taking_part(mode, m.state_names).c_str(), stop_marks(m, r.modes, k).c_str());
   }
 }
 
@@ -175,6 +215,13 @@ void write_linear_model_hdf5(const std::string& path, const LinearReport& r) {
   const std::string fd = "central differences at h and h/2 with Richardson extrapolation, h = " +
                          format("%g", m.relative_step) + " per unit of each component's scale";
   file.set_root_attribute("derivatives", fd);
+  std::string limits;
+  for (const analysis::LimitContact& c : m.limit_contacts) limits += limit_text(c) + "\n";
+  file.set_root_attribute("joints_at_limits", limits);
+  std::string moved;
+  for (const analysis::LimitContact& c : r.moved_inside_limits)
+    moved += limit_text(c) + format(", moved to q = %.17g", r.point.x[static_cast<std::size_t>(c.x_index)]) + "\n";
+  file.set_root_attribute("moved_inside_limits", moved);
 
   add_matrix(file, "/A", m.A, "1/s and mixed", "A = ∂ż/∂z: row i, column j is ∂(rate of state i)/∂(state j); states in the root attribute `states`", m.state_names);
   add_matrix(file, "/A_error", m.A_error, "as A", "estimated error of each entry of A", m.state_names);
@@ -244,6 +291,17 @@ std::string linear_model_json(const LinearReport& r) {
   } else {
     j["constraints"] = nullptr;
   }
+  json limits = json::array(), moved = json::array();
+  for (const analysis::LimitContact& c : m.limit_contacts) {
+    const std::vector<std::size_t> dominated = analysis::modes_dominated_by(c, r.modes);
+    limits.push_back({{"joint", c.joint}, {"limit", c.upper ? "upper" : "lower"}, {"value", c.limit},
+                      {"position", c.position}, {"beyond", c.beyond}, {"modes", dominated}});
+  }
+  for (const analysis::LimitContact& c : r.moved_inside_limits)
+    moved.push_back({{"joint", c.joint}, {"limit", c.upper ? "upper" : "lower"}, {"value", c.limit},
+                     {"from", c.position}, {"to", r.point.x[static_cast<std::size_t>(c.x_index)]}});
+  j["joints_at_limits"] = std::move(limits);
+  j["moved_inside_limits"] = std::move(moved);
   j["participation"] = r.modes.participation_from_magnitudes ? "eigenvector magnitudes" : "participation factors";
   json modes = json::array();
   for (const analysis::Mode& mode : r.modes.modes) {

@@ -19,6 +19,10 @@ struct LinearReport {
   const analysis::ModalAnalysis& modes;
   std::string command_line;
   std::string overrides;        // the --set arguments, one per line
+  // --inside-limits: the joints moved inside their range before linearising, as they were found
+  // (analysis/joint_limits.h), and by how much.
+  std::vector<analysis::LimitContact> moved_inside_limits = {};
+  double limit_margin = 0.0;
 };
 
 void print_linear_model(std::FILE* out, const LinearReport& report);

@@ -53,9 +53,20 @@ bool open_outputs(const LinearizeOptions& options, const scenario::Scenario& sce
   return true;
 }
 
-int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario,
-                        const analysis::OperatingPoint& point, const std::string& description,
-                        const analysis::LinearModel& linear, Outputs& outputs) {
+// With --inside-limits, each joint at or beyond a limit is first moved this many of its
+// finite-difference steps inside the range (1e-3 rad or m at the default --fd-step): far enough
+// that no difference reaches the stop.
+constexpr double kLimitMarginSteps = 100.0;
+
+int report_linear_model(const LinearizeOptions& options, const scenario::Scenario& scenario, const dynamics::Model& model,
+                        analysis::OperatingPoint point, const std::string& description, Outputs& outputs) {
+  std::vector<analysis::LimitContact> moved;
+  const double margin = kLimitMarginSteps * options.relative_step;
+  if (options.inside_limits) {
+    moved = analysis::joints_at_limits(model, point.x, options.relative_step);
+    analysis::move_inside_limits(model, point.x, moved, margin);
+  }
+  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
   if (!linear.A.allFinite() || !linear.B.allFinite()) {
     spdlog::error("the model's rates are not finite near {}", description);
     return kNumericalFailure;
@@ -64,7 +75,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
       analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
   std::string overrides;
   for (const std::string& o : options.overrides) overrides += o + "\n";
-  const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
+  const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides, moved, margin};
   if (!options.quiet) print_linear_model(stdout, report);
 
   try {
@@ -105,9 +116,9 @@ int linearize_scenario(const LinearizeOptions& options) {
     const dynamics::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
     point.time = scenario->trim.time;
     point.x = trimmed.x;
+    point.held = trimmed.held;  // controllers: their outputs at the equilibrium, held (trim.h)
     description = "the trim solution";
-    const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, {options.relative_step});
-    return report_linear_model(options, *scenario, point, description, linear, outputs);
+    return report_linear_model(options, *scenario, trimmed_model, point, description, outputs);
   }
   const double time = options.at_time.value_or(0.0);
   const SimulatedPoint simulated = simulate_to(model, scenario->simulation, time);
@@ -117,8 +128,7 @@ int linearize_scenario(const LinearizeOptions& options) {
   }
   point = simulated.point;
   description = time > 0.0 ? "the state simulated to t = " + exact_number(time) + " s" : "the initial state";
-  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
-  return report_linear_model(options, *scenario, point, description, linear, outputs);
+  return report_linear_model(options, *scenario, model, point, description, outputs);
 }
 
 }  // namespace uwsim::app

@@ -14,6 +14,7 @@ struct LinearizeOptions {
   bool trim = false;                       // solve the scenario's trim problem first
   std::vector<std::string> overrides, unknowns, steady;
   double relative_step = 1e-5;
+  bool inside_limits = false;              // move joints at or beyond a limit inside their range first
   bool quiet = false;                      // no table
   std::string command_line;
 };

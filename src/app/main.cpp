@@ -3,8 +3,10 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "app/run_command.h"
 #include "app/trim_command.h"
 #include "app/validate_command.h"
+#include "scenario/yaml_reader.h"
 #include "version.h"
 
 namespace {
@@ -193,7 +196,7 @@ int trim_main(std::vector<char*> args, const std::string& command_line) {
 
 int linearize_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim linearize — the linear model ż = A z + B δu and its modes at an operating point.\n"
-               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [-o FILE.h5]"};
+               "Usage: sim linearize SCENARIO.yaml [--at TIME | --trim] [--inside-limits] [-o FILE.h5]"};
   uwsim::app::LinearizeOptions options;
   bool verbose = false;
   double at = 0.0;
@@ -207,6 +210,9 @@ int linearize_main(std::vector<char*> args, const std::string& command_line) {
                      ->check(kOutputName);
   cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
       ->check(CLI::PositiveNumber);
+  cli.add_flag("--inside-limits", options.inside_limits,
+               "move joints at or beyond a position limit 100 finite-difference steps inside their range first "
+               "(1e-3 rad or m by default), so that the stops' springs stay off");
   cli.add_flag("-q,--quiet", options.quiet, "print errors only");
   cli.add_flag("-v,--verbose", verbose, "print debugging details");
   if (const int code = parse(cli, args); code >= 0) return code;
@@ -215,6 +221,25 @@ int linearize_main(std::vector<char*> args, const std::string& command_line) {
   if (!output->empty()) options.output_path = output->as<std::string>();
   options.command_line = command_line;
   return uwsim::app::linearize_scenario(options);
+}
+
+const std::vector<std::string> kSubcommands = {"run",      "validate", "describe", "replay",
+                                               "compare",  "identify", "trim",     "linearize"};
+
+// `sim valdate x.yaml` would be read as a run of the scenario "valdate" and fail with "x.yaml:
+// argument not expected". A first argument that is no subcommand, no option and no file, and
+// is spelled like a subcommand, is answered with that subcommand; anything that exists as a file
+// (`sim scenario.yaml`, or a scenario that happens to be called "valdate") still runs.
+bool mistyped_subcommand(const std::string& first) {
+  if (first.empty() || first[0] == '-' || first.find('/') != std::string::npos) return false;
+  if (std::find(kSubcommands.begin(), kSubcommands.end(), first) != kSubcommands.end()) return false;
+  std::error_code ec;
+  if (std::filesystem::exists(first, ec)) return false;
+  const auto guess = uwsim::scenario::closest_match(first, kSubcommands);
+  if (!guess) return false;
+  std::fprintf(stderr, "sim: '%s' is neither a subcommand nor a file; did you mean 'sim %s'? (sim --help lists them)\n",
+               first.c_str(), guess->c_str());
+  return true;
 }
 
 }  // namespace
@@ -238,6 +263,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin() + 1);
     return command == "trim" ? trim_main(args, line) : linearize_main(args, line);
   }
+  if (mistyped_subcommand(command)) return uwsim::app::kBadInput;
   if (command == "run") args.erase(args.begin() + 1);
 
   CLI::App cli{"sim — simulate underwater vehicles and multibody systems from a YAML scenario.\n"

@@ -33,6 +33,13 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
+// "%.9g", without "-0".
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value + 0.0);
+  return text;
+}
+
 std::string list(std::initializer_list<double> values) {
   std::string out = "[";
   for (double v : values) out += (out.size() > 1 ? ", " : "") + exact_number(v);
@@ -123,6 +130,9 @@ void write_trimmed_scenario(const TrimOptions& options, const scenario::Scenario
   for (const actuation::Thruster& t : model.thrusters) lagged = lagged || t.state_index >= 0;
   if (lagged)
     text << "# Thruster spin-up states are not scenario keys: they start at 0 again, not at their trimmed values.\n";
+  if (!model.controllers.empty())
+    text << "# Controllers' integrators, filters and held outputs are not scenario keys either: a run starts them\n"
+            "# at 0 again (and from there settles back to this equilibrium if the loop is stable).\n";
   text << trimmed.resolved_yaml;
   file.write(text.str());
 }
@@ -139,6 +149,7 @@ Stability stability_of(const dynamics::Model& model, const scenario::Scenario& s
   analysis::OperatingPoint point;
   point.time = scenario.trim.time;
   point.x = r.x;
+  point.held = r.held;  // the controllers' outputs held at their equilibrium values: the plant's modes
   const analysis::LinearModel linear = analysis::linearize(trimmed, point);
   const analysis::ModalAnalysis modes =
       analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
@@ -161,9 +172,15 @@ void write_trim_json(output::OutputFile& file, const scenario::Scenario& scenari
   for (std::size_t i = 0; i < r.residual_names.size(); ++i)
     residual.push_back({{"name", r.residual_names[i]}, {"unit", r.residual_units[i]},
                         {"value", r.residual[static_cast<Eigen::Index>(i)]}});
+  json controllers = json::array();
+  for (std::size_t i = 0; i < r.held.signals.size(); ++i) {
+    const Eigen::VectorXd& output = r.held.signals[i].output;
+    controllers.push_back({{"name", r.controller_names[i]},
+                           {"output", std::vector<double>(output.data(), output.data() + output.size())}});
+  }
   const json j = {{"scenario", scenario.name}, {"converged", r.converged}, {"message", r.message},
                   {"iterations", r.iterations}, {"free_directions", r.free_directions},
-                  {"unknowns", unknowns}, {"steady", residual}, {"state", r.x},
+                  {"unknowns", unknowns}, {"steady", residual}, {"state", r.x}, {"controllers", controllers},
                   {"unstable_modes", stability ? json(stability->unstable) : json(nullptr)}};
   file.write(j.dump(1) + "\n");
 }
@@ -184,6 +201,12 @@ void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analys
   if (r.free_directions > 0)
     std::fprintf(out, "  %d direction(s) of the unknowns leave every rate unchanged: the equilibrium is not isolated, "
                       "and the values along them are the start's\n", r.free_directions);
+  for (std::size_t i = 0; i < r.held.signals.size(); ++i) {
+    const Eigen::VectorXd& output = r.held.signals[i].output;
+    std::string values;
+    for (Eigen::Index k = 0; k < output.size(); ++k) values += (k ? ", " : "") + format_number(output[k]);
+    std::fprintf(out, "  controller %-25s holds [%s]\n", r.controller_names[i].c_str(), values.c_str());
+  }
 }
 
 int trim_scenario(const TrimOptions& options) {
@@ -213,11 +236,13 @@ int trim_scenario(const TrimOptions& options) {
   if (result.converged) stability = stability_of(model, *scenario, result);
   if (!options.quiet) {
     print_trim(stdout, *scenario, result);
+    // With controllers, the modes are the plant's with their outputs held (evaluator.h), not the loop's.
+    const char* of = model.controllers.empty() ? "" : " with the controllers' outputs held (the plant, not the closed loop)";
     if (stability && stability->unstable == 0)
-      std::printf("  stable: no mode grows at this equilibrium (sim linearize --trim lists them)\n");
+      std::printf("  stable%s: no mode grows at this equilibrium (sim linearize --trim lists them)\n", of);
     else if (stability)
-      std::printf("  UNSTABLE: %d mode(s) grow here, the fastest as exp(%.4g·t) (sim linearize --trim lists them)\n",
-                  stability->unstable, stability->largest);
+      std::printf("  UNSTABLE%s: %d mode(s) grow here, the fastest as exp(%.4g·t) (sim linearize --trim lists them)\n",
+                  of, stability->unstable, stability->largest);
   }
   try {
     if (json_file) write_trim_json(*json_file, *scenario, result, stability ? &*stability : nullptr);

@@ -50,4 +50,11 @@ bool Pid::update(double t, const PidSample& s) {
   return true;
 }
 
+void Pid::restore(const Memory& memory) {
+  integral_ = memory.integral;
+  output_ = memory.previous_output;
+  error_ = memory.previous_error;
+  has_previous_ = true;
+}
+
 }  // namespace uwsim::control

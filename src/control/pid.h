@@ -68,6 +68,14 @@ class Pid {
   double setpoint() const { return setpoint_; }
   double integral() const { return integral_; }  // I_k (in output units)
 
+  // What a sample carries to the next: I_k, τ_k (the filter's τ_{k−1} of (3)) and e_k (the
+  // velocity mode's e_{k−1}). restore() sets them as if a sample had just been taken, so that
+  // the next update() starts from them (sim trim's closed-loop equilibrium, analysis/trim.h).
+  struct Memory {
+    double integral = 0.0, previous_output = 0.0, previous_error = 0.0;
+  };
+  void restore(const Memory& memory);
+
 
  private:
   PidSettings settings_;

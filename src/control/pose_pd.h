@@ -79,6 +79,8 @@ class PosePd {
   const spatial::Vec6& output() const { return tau_B_; }  // held τ_B, [X Y Z K M N]
   const spatial::Vec6& error() const { return error_B_; }  // [e_p_B; e_θ_B] at the last sample
   const spatial::Vec6& integral() const { return integral_; }  // I_k of (6)
+  // Sets I_k, as if a sample had just been taken (sim trim's closed-loop equilibrium).
+  void restore_integral(const spatial::Vec6& integral) { integral_ = integral; }
 
  private:
   PosePdSettings settings_;

@@ -47,6 +47,88 @@ ControllerSet::ControllerSet(const dynamics::Model& model)
   chain_axes_.resize(longest);
 }
 
+bool ControllerSet::memory_supported(const dynamics::Controller& c) {
+  return c.kind == ControllerKind::pid || c.kind == ControllerKind::pose_pd ||
+         c.kind == ControllerKind::thrust_allocation || c.kind == ControllerKind::inverse_kinematics;
+}
+
+std::vector<MemoryComponent> ControllerSet::memory_layout(const dynamics::Model& model) {
+  using Kind = MemoryComponent::Kind;
+  std::vector<MemoryComponent> out;
+  for (std::size_t i = 0; i < model.controllers.size(); ++i) {
+    const dynamics::Controller& c = model.controllers[i];
+    const int index = static_cast<int>(i);
+    if (c.kind == ControllerKind::pid) {
+      if (c.pid.ki > 0.0) out.push_back({index, Kind::integral, 0});
+      if (c.pid.torque_filter > 0.0) out.push_back({index, Kind::previous_output, 0});
+      if (c.pid.mode == control::PidMode::velocity && c.pid.kd > 0.0) out.push_back({index, Kind::previous_error, 0});
+    } else if (c.kind == ControllerKind::pose_pd) {
+      for (int k = 0; k < 6; ++k)
+        if (c.pose.ki[k] > 0.0) out.push_back({index, Kind::integral, k});
+    } else if (c.kind == ControllerKind::inverse_kinematics) {
+      for (std::size_t j = 0; j < c.joints.size(); ++j) out.push_back({index, Kind::joint_setpoint, static_cast<int>(j)});
+    }
+  }
+  return out;
+}
+
+void ControllerSet::start_memory(const std::vector<MemoryComponent>& layout, const double* x, double* z) const {
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const MemoryComponent& m = layout[k];
+    z[k] = 0.0;
+    if (m.kind != MemoryComponent::Kind::joint_setpoint) continue;
+    const dynamics::Controller& c = model_.controllers[static_cast<std::size_t>(m.controller)];
+    const int body = c.chain[static_cast<std::size_t>(c.joints[static_cast<std::size_t>(m.axis)])];
+    z[k] = x[model_.bodies[static_cast<std::size_t>(body)].q_offset];
+  }
+}
+
+void ControllerSet::memory(const std::vector<MemoryComponent>& layout, double* z) const {
+  using Kind = MemoryComponent::Kind;
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const MemoryComponent& m = layout[k];
+    const auto i = static_cast<std::size_t>(m.controller);
+    switch (m.kind) {
+      case Kind::integral:
+        z[k] = model_.controllers[i].kind == ControllerKind::pid ? pids_[i].integral() : poses_[i].integral()[m.axis];
+        break;
+      case Kind::previous_output: z[k] = pids_[i].output(); break;
+      case Kind::previous_error: z[k] = pids_[i].error(); break;
+      case Kind::joint_setpoint: z[k] = ik_q_[i][static_cast<std::size_t>(m.axis)]; break;
+    }
+  }
+}
+
+void ControllerSet::set_memory(const std::vector<MemoryComponent>& layout, const double* z) {
+  using Kind = MemoryComponent::Kind;
+  // A pid's three values are restored together: gather them first.
+  std::vector<control::Pid::Memory> pid(pids_.size());
+  std::vector<bool> pid_set(pids_.size(), false);
+  for (std::size_t i = 0; i < pids_.size(); ++i)
+    pid[i] = {pids_[i].integral(), pids_[i].output(), pids_[i].error()};
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const MemoryComponent& m = layout[k];
+    const auto i = static_cast<std::size_t>(m.controller);
+    const bool is_pid = model_.controllers[i].kind == ControllerKind::pid;
+    if (m.kind == Kind::integral && !is_pid) {
+      spatial::Vec6 integral = poses_[i].integral();
+      integral[m.axis] = z[k];
+      poses_[i].restore_integral(integral);
+    } else if (m.kind == Kind::joint_setpoint) {
+      ik_q_[i][static_cast<std::size_t>(m.axis)] = z[k];
+      ik_started_[i] = true;
+    } else {
+      double& slot = m.kind == Kind::integral ? pid[i].integral
+                     : m.kind == Kind::previous_output ? pid[i].previous_output
+                                                       : pid[i].previous_error;
+      slot = z[k];
+      pid_set[i] = true;
+    }
+  }
+  for (std::size_t i = 0; i < pids_.size(); ++i)
+    if (pid_set[i]) pids_[i].restore(pid[i]);
+}
+
 double ControllerSet::next_sample_time() const {
   double t = std::numeric_limits<double>::infinity();
   for (const control::SampleClock& c : clocks_) t = std::min(t, c.next_time());

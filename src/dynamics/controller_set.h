@@ -34,6 +34,17 @@
 //     controller_set_motion.cpp, from the measured poses and velocities of the sample; M₁₁ by
 //     dynamics::composite_inertia, n from the inverse dynamics' bias as for the pid above.
 // After the constructor nothing allocates.
+//
+// Memory (for sim trim's closed-loop equilibrium, analysis/trim.h): the part of the controllers'
+// discrete state that a sample carries to the next and that can change there, component by
+// component in model order —
+//   pid                 integral I (if K_I > 0), previous output τ_{k−1} (if a torque filter
+//                       a > 0), previous error e_{k−1} (velocity mode with K_D > 0);
+//   pose_pd             the integral of each axis with K_I > 0;
+//   inverse_kinematics  q_d of each of its joints;
+//   thrust_allocation   none (a function of its input and the state).
+// task_priority, line_of_sight and base_control keep path, transport and reference states that
+// are not exposed: memory_supported() is false for them.
 #pragma once
 
 #include <limits>
@@ -49,8 +60,25 @@
 
 namespace uwsim::dynamics {
 
+struct MemoryComponent {
+  enum class Kind { integral, previous_output, previous_error, joint_setpoint };
+  int controller = 0;
+  Kind kind = Kind::integral;
+  int axis = 0;  // pose_pd: [x y z roll pitch yaw]; inverse_kinematics: the index into its joints
+};
+
 class ControllerSet {
  public:
+  static bool memory_supported(const dynamics::Controller& controller);
+  // The components above, for every controller of the model (those not supported have none).
+  static std::vector<MemoryComponent> memory_layout(const dynamics::Model& model);
+  // The memory a fresh run starts from at state x: integrals and previous values 0, an IK's q_d
+  // at the measured joint positions.
+  void start_memory(const std::vector<MemoryComponent>& layout, const double* x, double* z) const;
+  void memory(const std::vector<MemoryComponent>& layout, double* z) const;
+  // Sets the memory as if a sample had just been taken (every controller is still due at once).
+  void set_memory(const std::vector<MemoryComponent>& layout, const double* z);
+
   explicit ControllerSet(const dynamics::Model& model);
 
   bool empty() const { return clocks_.empty(); }

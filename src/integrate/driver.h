@@ -45,7 +45,7 @@ struct RunResult {
   double end_time = 0.0;   // last sampled time
   long steps = 0;          // accepted integrator steps
   std::string message;     // for diverged: what, where and when
-  std::vector<std::string> warnings;  // e.g. a body above the surface (state_check.h), once each
+  std::vector<std::string> warnings;  // e.g. a tree with bodies above the surface (state_check.h), once each
 };
 
 // Runs from model.x0 at t = 0 to settings.duration. `stop_requested` (may be null) is polled

@@ -94,17 +94,39 @@ std::optional<std::string> find_violated_connector(const dynamics::Model& model,
   return std::nullopt;
 }
 
+std::string SurfaceWatch::message(const dynamics::Model& model, std::size_t root) const {
+  std::size_t tree_size = 0, above = 0;
+  std::ostringstream bodies;
+  bodies.precision(4);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    if (static_cast<std::size_t>(model.bodies[b].root) != root) continue;
+    ++tree_size;
+    if (!seen_[b]) continue;
+    bodies << (above++ ? ", '" : "'") << model.bodies[b].name << "' at t = " << first_time_[b] << " s (z = " << first_z_[b]
+           << " m)";
+  }
+  std::ostringstream out;
+  out << "'" << model.bodies[root].name << "'" << (tree_size > 1 ? " and the bodies joined to it" : "")
+      << " rose above the surface (the model has no free surface: what is above still feels its whole buoyancy): "
+      << above << " of " << tree_size << " bod" << (tree_size > 1 ? "ies" : "y") << ", " << bodies.str();
+  return out.str();
+}
+
 void SurfaceWatch::check(const dynamics::Model& model, const dynamics::Workspace& ws, double t,
                          std::vector<std::string>& warnings) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const double z = ws.bodies[b].X_WB.p.z();
-    if (above_[b] || !(z < 0.0)) continue;
-    above_[b] = true;
-    std::ostringstream out;
-    out.precision(4);
-    out << "body '" << model.bodies[b].name << "' rose above the surface (origin at z = " << z << " m) at t = " << t
-        << " s; the model has no free surface, so it still feels its whole buoyancy";
-    warnings.push_back(out.str());
+    if (seen_[b] || !(z < 0.0)) continue;
+    seen_[b] = true;
+    first_time_[b] = t;
+    first_z_[b] = z;
+    const auto root = static_cast<std::size_t>(model.bodies[b].root);
+    if (warning_[root] < 0) {
+      warning_[root] = static_cast<int>(warnings.size());
+      warnings.emplace_back();
+    }
+    // Bodies of one tree surfacing at one sample rewrite its line once per body: rare, and short.
+    warnings[static_cast<std::size_t>(warning_[root])] = message(model, root);
   }
 }
 

@@ -53,17 +53,28 @@ class DivergenceWatch {
 std::optional<std::string> find_violated_connector(const dynamics::Model& model, const dynamics::Workspace& ws,
                                                    const DivergenceLimits& limits = {});
 
-// The model has no free surface: a body above z = 0 still feels its whole buoyancy. Reports,
-// once per body, the first sample at which its origin is above the surface, as "body 'rov'
-// rose above the surface (origin at z = -0.12 m) at t = 3.4 s: …"; checked at output samples.
+// The model has no free surface: a body above z = 0 still feels its whole buoyancy. Warns once
+// per tree (a vehicle with its arms, or a lone body), naming its root and each of its bodies
+// that has risen above the surface with the first output sample at which it was above: "'uvms/rov'
+// and the bodies joined to it rose above the surface …: 2 of 11 bodies, 'uvms/rov' at t = 3.4 s
+// (z = -0.012 m), 'uvms/alpha/m1_link' at t = 3.6 s (…)". A body of that tree that rises later
+// updates the tree's warning in place, so a run ends with one line per tree. Checked at output
+// samples.
 class SurfaceWatch {
  public:
-  explicit SurfaceWatch(const dynamics::Model& model) : above_(model.bodies.size(), false) {}
-  // Appends a warning to `warnings` for each body that rises above z = 0 for the first time.
+  explicit SurfaceWatch(const dynamics::Model& model)
+      : first_time_(model.bodies.size(), 0.0), first_z_(model.bodies.size(), 0.0),
+        seen_(model.bodies.size(), false), warning_(model.bodies.size(), -1) {}
+  // Adds or updates, in `warnings`, the warning of each tree a body of which is above z = 0 for
+  // the first time. Allocates only when it warns.
   void check(const dynamics::Model& model, const dynamics::Workspace& ws, double t, std::vector<std::string>& warnings);
 
  private:
-  std::vector<bool> above_;
+  std::string message(const dynamics::Model& model, std::size_t root) const;
+
+  std::vector<double> first_time_, first_z_;  // by body: its first sample above the surface
+  std::vector<bool> seen_;
+  std::vector<int> warning_;  // by root body: its warning's index in `warnings`, −1 before
 };
 
 }  // namespace uwsim::integrate

@@ -109,7 +109,7 @@ TEST_CASE("trim: a heavy body with its heave speed held finds no equilibrium and
   CHECK(r.message.find("minimum") != std::string::npos);
 }
 
-TEST_CASE("trim: a variable that names nothing, a controller or a connected body is refused") {
+TEST_CASE("trim: a variable that names nothing, no unknowns or a connected body is refused") {
   const scenario::Scenario s = test::scenario_from(kBody);
   CHECK_THROWS_AS(trim_of(s, {{VariableKind::joint, "elbow", "position"}}), analysis::TrimError);
   CHECK_THROWS_AS(trim_of(s, {}), analysis::TrimError);

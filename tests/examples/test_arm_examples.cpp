@@ -9,9 +9,12 @@
 
 #include "inputs/channel.h"
 #include "spatial/rotation.h"
+#include "support/hydrostatics.h"
 #include "support/recording.h"
 
 using namespace uwsim;
+using test::Hydrostatics;
+using test::hydrostatics;
 using spatial::Vec3;
 using spatial::Vec6;
 
@@ -30,24 +33,6 @@ double joint_position(const test::Run& run, std::size_t k, const std::string& bo
 Vec3 euler(const test::Run& run, std::size_t k, std::size_t b) { return spatial::euler_zyx_from_rotation(run.rec.X_WB[k][b].R); }
 std::size_t sample_at(const test::Run& run, double t) {
   return static_cast<std::size_t>(std::lower_bound(run.rec.t.begin(), run.rec.t.end(), t - 1e-9) - run.rec.t.begin());
-}
-
-// Weight and buoyancy of every body at sample k: the net upward force (N) and their moment
-// about the point o (N m, NED axes).
-struct Hydrostatics {
-  double net_up = 0.0;
-  Vec3 moment_W = Vec3::Zero();
-};
-Hydrostatics hydrostatics(const test::Run& run, std::size_t k, const Vec3& o) {
-  Hydrostatics h;
-  for (std::size_t b = 0; b < run.model.bodies.size(); ++b) {
-    const dynamics::Body& body = run.model.bodies[b];
-    const spatial::Pose& X = run.rec.X_WB[k][b];
-    const Vec3 cg = X.p + X.R * body.p_BoBcm_B, cb = X.p + X.R * body.p_BoBcb_B;
-    h.net_up += body.buoyancy - body.weight;
-    h.moment_W += (cg - o).cross(Vec3(0, 0, body.weight)) + (cb - o).cross(Vec3(0, 0, -body.buoyancy));
-  }
-  return h;
 }
 
 const char* kHeld = R"(name: trim_check
