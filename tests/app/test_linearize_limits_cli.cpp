@@ -32,7 +32,7 @@ nlohmann::json read_json(const fs::path& path) { return nlohmann::json::parse(re
 
 }  // namespace
 
-TEST_CASE("cli: sim linearize flags a joint on its limit and marks its stop's mode; --inside-limits moves it off") {
+TEST_CASE("cli: sim linearize flags a joint on its limit and marks its stop's mode, and --inside-limits moves it off") {
   const fs::path dir = fresh_dir("linearize_limits");
   write_file(dir / "pendulum.yaml", kPendulum);
   const Outcome on = run_sim("linearize pendulum.yaml -o on.h5", dir);

@@ -16,7 +16,7 @@ using uwsim::test::read_bytes;
 using uwsim::test::run_sim;
 using uwsim::test::write_file;
 
-TEST_CASE("cli: sim trim under a depth-holding pose PID lists its integral and holds B − W; linearize --trim holds it") {
+TEST_CASE("cli: sim trim under a depth-holding pose PID lists its integral and holds B − W, and linearize --trim holds it") {
   const fs::path dir = fresh_dir("trim_controllers");
   write_file(dir / "depth_hold.yaml", R"(name: depth_hold
 simulation: {duration: 1.0}
