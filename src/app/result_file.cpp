@@ -1,0 +1,287 @@
+#include "app/result_file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "scenario/read_file.h"
+
+namespace uwsim::app {
+
+namespace {
+
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > kSaturated / a) return kSaturated;
+  return a * b;
+}
+
+std::string count_text(std::uint64_t n) { return n == kSaturated ? "more than 1.8e19" : std::to_string(n); }
+
+std::string shape_of(const ResultDataset& d) {
+  if (d.dims.empty()) return "a scalar";
+  std::string text;
+  for (std::size_t i = 0; i < d.dims.size(); ++i) text += (i ? " × " : "") + std::to_string(d.dims[i]);
+  return text;
+}
+
+// Times in messages: nine significant digits at most.
+std::string number_text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", x);
+  return buffer;
+}
+
+std::string claim_problem(const ResultDataset& d, std::uint64_t file_bytes) {
+  const std::uint64_t bytes = saturating_product(d.claimed_values(), d.type_bytes);
+  if (d.filtered || bytes <= file_bytes) return "";
+  return "claims " + shape_of(d) + " values (" + count_text(bytes) + " bytes), more than the whole file holds (" +
+         std::to_string(file_bytes) + " bytes)";
+}
+
+// The file is checked before HDF5 touches it: opening a FIFO would wait for a writer for ever.
+hid_t open_checked(const std::string& path) {
+  if (const std::string why = scenario::input_file_problem(path); !why.empty()) throw ResultError(path, "", why);
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultError(path, "", "not an HDF5 file");
+  // Default file locking refuses a file another process still has open for writing; that is
+  // the safe answer, since its metadata may be half-written.
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) throw ResultError(path, "", "cannot open the HDF5 file (is sim still writing it?)");
+  return file;
+}
+
+// What a dataset is, from its header alone: no value is read. The storage layout comes from
+// the creation properties, read before the dataspace: a virtual dataset's extent may come
+// from its sources.
+ResultDataset inspect(hid_t object, std::string path) {
+  ResultDataset d;
+  d.path = std::move(path);
+  const Handle dcpl(H5Dget_create_plist(object), H5Pclose);
+  if (dcpl.ok()) {
+    d.is_virtual = H5Pget_layout(dcpl.get()) == H5D_VIRTUAL;
+    d.external_storage = H5Pget_external_count(dcpl.get()) > 0;
+    d.filtered = H5Pget_nfilters(dcpl.get()) > 0;
+  }
+  if (d.is_virtual) return d;  // its shape is not asked for
+  const Handle type(H5Dget_type(object), H5Tclose);
+  d.type_class = type.ok() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
+  d.type_bytes = type.ok() ? H5Tget_size(type.get()) : 0;
+  const Handle space(H5Dget_space(object), H5Sclose);
+  const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+  if (rank > 0) {
+    d.dims.resize(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), d.dims.data(), nullptr);
+  }
+  if (space.ok() && H5Sget_simple_extent_type(space.get()) == H5S_NULL) d.dims.assign(1, 0);
+  return d;
+}
+
+struct Walk {
+  hid_t file;
+  bool strict;
+  std::vector<ResultDataset> datasets;
+  std::vector<ResultLink> links;
+  std::string bad_object, problem;  // the first reason to refuse the file (strict)
+};
+
+herr_t visit(hid_t group, const char* name, const H5L_info_t* info, void* data) {
+  Walk& walk = *static_cast<Walk*>(data);
+  const std::string path = std::string("/") + name;
+  if (info->type != H5L_TYPE_HARD) {
+    const std::string kind = info->type == H5L_TYPE_SOFT       ? "soft link"
+                             : info->type == H5L_TYPE_EXTERNAL ? "external link"
+                                                               : "user-defined link";
+    if (walk.strict && info->type != H5L_TYPE_SOFT) {
+      walk.bad_object = path;
+      walk.problem = "is an " + kind + " (to another file); sim reads nothing but the file it is given";
+      return -1;
+    }
+    walk.links.push_back({path, kind});
+    return 0;
+  }
+  const Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
+  if (!object.ok() || H5Iget_type(object.get()) != H5I_DATASET) return 0;
+  ResultDataset d = inspect(object.get(), path);
+  if (walk.strict && (d.is_virtual || d.external_storage)) {
+    walk.bad_object = path;
+    walk.problem = d.is_virtual ? "is a virtual dataset (its values are other datasets', maybe of other files); "
+                                  "sim reads nothing but the file it is given"
+                                : "keeps its values in other files (external storage); sim reads nothing but the "
+                                  "file it is given";
+    return -1;
+  }
+  walk.datasets.push_back(std::move(d));
+  return 0;
+}
+
+}  // namespace
+
+ResultError::ResultError(const std::string& file, const std::string& object, const std::string& what)
+    : std::runtime_error(file + ": " + (object.empty() ? "" : object + ": ") + what), file_(file), object_(object), problem_(what) {}
+
+std::uint64_t ResultDataset::claimed_values() const {
+  std::uint64_t n = 1;
+  for (const hsize_t k : dims) n = saturating_product(n, k);
+  return n;
+}
+
+std::uint64_t ResultDataset::columns() const {
+  std::uint64_t n = 1;
+  for (std::size_t i = 1; i < dims.size(); ++i) n = saturating_product(n, dims[i]);
+  return n;
+}
+
+ResultFile::ResultFile(const std::string& path, Checks checks) : path_(path), file_(open_checked(path), H5Fclose) {
+  std::error_code error;
+  file_bytes_ = std::filesystem::file_size(path, error);
+  Walk walk{file_.get(), checks == Checks::strict, {}, {}, {}, {}};
+  H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &walk);
+  if (!walk.problem.empty()) throw ResultError(path_, walk.bad_object, walk.problem);
+  datasets_ = std::move(walk.datasets);
+  links_ = std::move(walk.links);
+  for (std::size_t i = 0; i < datasets_.size(); ++i) index_.emplace(datasets_[i].path, i);
+  if (checks == Checks::lenient) return;
+  for (const ResultDataset& d : datasets_)
+    if (const std::string why = claim_problem(d, file_bytes_); !why.empty()) throw ResultError(path_, d.path, why);
+  const ResultDataset* t = find("/time");
+  if (t == nullptr) throw ResultError(path_, "", "no /time dataset, so not a result file of sim");
+  if (t->dims.size() != 1) throw ResultError(path_, "/time", "is " + shape_of(*t) + ", not one-dimensional");
+  if (const std::string why = read_problem(*t); !why.empty()) throw ResultError(path_, "/time", why);
+}
+
+const ResultDataset* ResultFile::find(std::string_view dataset_path) const {
+  const auto it = index_.find(dataset_path);
+  return it == index_.end() ? nullptr : &datasets_[it->second];
+}
+
+std::string ResultFile::read_problem(const ResultDataset& d) const {
+  if (d.is_virtual) return "is a virtual dataset (values of other datasets, maybe of other files): not read";
+  if (d.external_storage) return "keeps its values in other files (external storage): not read";
+  if (d.type_class != H5T_FLOAT && d.type_class != H5T_INTEGER) return "holds no numbers";
+  if (d.dims.empty()) return "is a scalar, not a series";
+  if (std::string why = claim_problem(d, file_bytes_); !why.empty()) return why;
+  if (d.rows() > kMaxResultRows)
+    return "claims " + count_text(d.rows()) + " rows; sim reads at most " + std::to_string(kMaxResultRows);
+  return "";
+}
+
+void ResultFile::spend(const ResultDataset& d) {
+  if (const std::string why = read_problem(d); !why.empty()) throw ResultError(path_, d.path, why);
+  const std::uint64_t n = d.claimed_values();
+  if (n > kMaxDecodedValues - decoded_)
+    throw ResultError(path_, d.path,
+                      "reading its " + count_text(n) + " values would make more than " + std::to_string(kMaxDecodedValues) +
+                          " read from this file, the most sim decodes from one file");
+  decoded_ += n;
+}
+
+const std::vector<double>& ResultFile::time() {
+  if (time_) return *time_;
+  const ResultDataset* t = find("/time");
+  if (t == nullptr) throw ResultError(path_, "", "no /time dataset, so not a result file of sim");
+  if (t->dims.size() != 1) throw ResultError(path_, "/time", "is " + shape_of(*t) + ", not one-dimensional");
+  spend(*t);
+  const Handle set(H5Dopen2(file_.get(), "/time", H5P_DEFAULT), H5Dclose);
+  const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
+  if (!space.ok()) throw ResultError(path_, "/time", "cannot be read");
+  // Block by block, so that a claimed length costs memory only as far as it holds times.
+  constexpr hsize_t kBlock = 1 << 16;
+  std::vector<double> values;
+  for (hsize_t start = 0; start < t->dims[0]; start += kBlock) {
+    const hsize_t count = std::min(kBlock, t->dims[0] - start);
+    const Handle memory(H5Screate_simple(1, &count, nullptr), H5Sclose);
+    values.resize(static_cast<std::size_t>(start + count));
+    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr) < 0 ||
+        H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data() + start) < 0)
+      throw ResultError(path_, "/time", "cannot be read (rows " + std::to_string(start) + " on)");
+    for (std::size_t k = static_cast<std::size_t>(start); k < values.size(); ++k) {
+      const std::string at = "/time[" + std::to_string(k) + "]";
+      if (!std::isfinite(values[k])) throw ResultError(path_, "", at + " is " + number_text(values[k]) + ": times must be finite");
+      if (k > 0 && !(values[k] > values[k - 1]))
+        throw ResultError(path_, "",
+                          at + " = " + number_text(values[k]) + " s does not follow /time[" + std::to_string(k - 1) +
+                              "] = " + number_text(values[k - 1]) + " s: times must increase");
+    }
+  }
+  time_ = std::move(values);
+  return *time_;
+}
+
+std::vector<double> ResultFile::read(const ResultDataset& d) {
+  spend(d);
+  std::vector<double> values(static_cast<std::size_t>(d.claimed_values()));
+  const Handle set(H5Dopen2(file_.get(), d.path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!set.ok() || (!values.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0))
+    throw ResultError(path_, d.path, "cannot be read");
+  return values;
+}
+
+std::vector<double> ResultFile::read_every(const ResultDataset& d, std::uint64_t stride) {
+  spend(d);
+  if (d.rows() == 0) return {};
+  stride = std::max<std::uint64_t>(stride, 1);
+  std::vector<hsize_t> start(d.dims.size(), 0), step(d.dims.size(), 1), count = d.dims, one(d.dims.size(), 1);
+  step[0] = stride;
+  count[0] = (d.rows() - 1) / stride + 1;
+  const bool last_apart = (d.rows() - 1) % stride != 0;
+  const Handle set(H5Dopen2(file_.get(), d.path.c_str(), H5P_DEFAULT), H5Dclose);
+  const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
+  if (!space.ok() || H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), step.data(), count.data(), one.data()) < 0)
+    throw ResultError(path_, d.path, "cannot be read");
+  std::vector<hsize_t> last_start(d.dims.size(), 0), last_count = d.dims;
+  last_start[0] = d.rows() - 1;
+  last_count[0] = 1;
+  if (last_apart && H5Sselect_hyperslab(space.get(), H5S_SELECT_OR, last_start.data(), nullptr, last_count.data(), nullptr) < 0)
+    throw ResultError(path_, d.path, "cannot be read");
+  const hsize_t rows = count[0] + (last_apart ? 1 : 0), columns = d.columns();
+  const hsize_t memory_dims[2] = {rows, columns};
+  const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose);
+  std::vector<double> values(static_cast<std::size_t>(rows * columns));
+  if (H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()) < 0)
+    throw ResultError(path_, d.path, "cannot be read");
+  return values;
+}
+
+TextAttribute ResultFile::attribute(const std::string& object, const char* name, std::size_t max_bytes) {
+  TextAttribute out;
+  const bool root = object == "/";
+  if (!root && find(object) == nullptr) return out;
+  const Handle opened(root ? -1 : H5Oopen(file_.get(), object.c_str(), H5P_DEFAULT), H5Oclose);
+  const hid_t holder = root ? file_.get() : opened.get();
+  if (holder < 0 || H5Aexists(holder, name) <= 0) return out;
+  out.state = TextAttribute::State::unreadable;
+  const Handle attribute(H5Aopen(holder, name, H5P_DEFAULT), H5Aclose);
+  const Handle type(attribute.ok() ? H5Aget_type(attribute.get()) : -1, H5Tclose);
+  const Handle space(attribute.ok() ? H5Aget_space(attribute.get()) : -1, H5Sclose);
+  if (!type.ok() || !space.ok() || H5Tget_class(type.get()) != H5T_STRING || H5Sget_simple_extent_npoints(space.get()) != 1 ||
+      attribute_bytes_ >= kMaxAttributeBytes)
+    return out;
+  // Reading with the file's own string type sidesteps charset conversions HDF5 refuses.
+  std::string text;
+  if (H5Tis_variable_str(type.get()) > 0) {
+    // HDF5 tells a variable-length string's length only by reading it; what it reads lies in
+    // the file, so it is at most the file's size, and the budget stops a file whose
+    // attributes share one long stored string.
+    char* value = nullptr;
+    if (H5Aread(attribute.get(), type.get(), &value) < 0) return out;
+    text = value != nullptr ? value : "";
+    H5free_memory(value);
+  } else {
+    const std::size_t size = H5Tget_size(type.get());
+    if (size > max_bytes) return {TextAttribute::State::too_long, "", size};
+    std::string buffer(size, '\0');
+    if (size == 0 || H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return out;
+    buffer.resize(strnlen(buffer.c_str(), size));
+    text = std::move(buffer);
+  }
+  const std::uint64_t bytes = text.size();
+  attribute_bytes_ += std::max<std::uint64_t>(bytes, 1);
+  if (bytes > max_bytes) return {TextAttribute::State::too_long, "", bytes};
+  return {TextAttribute::State::text, std::move(text), bytes};
+}
+
+}  // namespace uwsim::app
