@@ -1,9 +1,11 @@
 #include "app/compare_command.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <tuple>
 
 #include "analysis/compare_metrics.h"
 #include "app/exit_codes.h"
@@ -37,17 +39,15 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return p == pattern.size();
 }
 
-// B's unit → A's unit: the factor, if it is one of the few conversions offered.
+constexpr UnitConversion kConversions[] = {
+    {"deg", "rad", std::numbers::pi / 180.0}, {"deg/s", "rad/s", std::numbers::pi / 180.0},
+    {"deg/s^2", "rad/s^2", std::numbers::pi / 180.0}, {"mm", "m", 1e-3}, {"cm", "m", 1e-2},
+    {"mm/s", "m/s", 1e-3}, {"cm/s", "m/s", 1e-2}, {"mA", "A", 1e-3}, {"kN", "N", 1e3}};
+
+// B's unit → A's unit: the factor, if it is one of the conversions offered.
 std::optional<double> conversion(const std::string& from, const std::string& to) {
-  struct Rule {
-    const char *from, *to;
-    double factor;
-  };
-  static const Rule rules[] = {{"deg", "rad", std::numbers::pi / 180.0}, {"deg/s", "rad/s", std::numbers::pi / 180.0},
-                               {"deg/s^2", "rad/s^2", std::numbers::pi / 180.0}, {"mm", "m", 1e-3}, {"cm", "m", 1e-2},
-                               {"mm/s", "m/s", 1e-3}, {"cm/s", "m/s", 1e-2}, {"mA", "A", 1e-3}, {"kN", "N", 1e3}};
   if (from == to) return 1.0;
-  for (const Rule& r : rules)
+  for (const UnitConversion& r : kConversions)
     if (from == r.from && to == r.to) return r.factor;
   return std::nullopt;
 }
@@ -62,11 +62,13 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
   std::size_t width = 6;
   for (const Pair& p : pairs) width = std::max(width, p.a->name.size());
   const bool shift = o.max_shift > 0.0;
+  const bool windows_differ = std::any_of(pairs.begin(), pairs.end(), [&](const Pair& p) { return p.result.dtw_window != pairs.front().result.dtw_window; });
   std::string out = "A: " + o.a + "\nB: " + o.b + "\nB − A at A's samples within both spans; DTW: mean |a − b| along the warping path\n\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-*s  %-8s %8s %16s %11s %11s %11s %8s %11s", static_cast<int>(width), "series", "units",
                 "samples", "span [s]", "RMSE", "max |e|", "mean e", "R", "DTW");
   out += line;
+  if (windows_differ) out += "  window [s]";
   if (shift) out += "   shift [s]  RMSE@shift";
   out += "\n";
   for (const Pair& p : pairs) {
@@ -77,6 +79,10 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
                   format_value(c.max_error, 4).c_str(), format_value(c.mean_error, 4).c_str(), format_value(c.pearson_r, 4).c_str(),
                   format_value(c.dtw, 4).c_str());
     out += line;
+    if (windows_differ) {
+      std::snprintf(line, sizeof line, " %11s", format_value(c.dtw_window, 4).c_str());
+      out += line;
+    }
     if (shift) {
       std::snprintf(line, sizeof line, " %11s %11s", format_value(c.shift, 4).c_str(), format_value(c.rmse_at_shift, 4).c_str());
       out += line;
@@ -84,7 +90,7 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
     out += "\n";
   }
   if (!pairs.empty())
-    out += "\nDTW window: " + format_value(pairs.front().result.dtw_window, 4) + " s" +
+    out += "\nDTW window: " + (windows_differ ? std::string("per series, as listed") : format_value(pairs.front().result.dtw_window, 4) + " s") +
            (shift ? "; shift searched within ±" + format_value(o.max_shift, 4) + " s (> 0: B lags A)" : "") + "\n";
   return out;
 }
@@ -93,7 +99,7 @@ std::string csv(const std::vector<Pair>& pairs) {
   std::string out = "series,units,samples,start,stop,rmse,max_error,mean_error,pearson_r,dtw,dtw_window,shift,rmse_at_shift\n";
   for (const Pair& p : pairs) {
     const analysis::Comparison& c = p.result;
-    out += p.a->name + "," + p.a->units + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
+    out += csv_field(p.a->name) + "," + csv_field(p.a->units) + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
            json_number(c.rmse) + "," + json_number(c.max_error) + "," + json_number(c.mean_error) + "," +
            (std::isfinite(c.pearson_r) ? json_number(c.pearson_r) : "nan") + "," + json_number(c.dtw) + "," +
            json_number(c.dtw_window) + "," + (c.has_shift ? json_number(c.shift) : "") + "," +
@@ -140,29 +146,43 @@ void report(const std::vector<scenario::Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
 }
 
-}  // namespace
+// "a, b, c and 12 more".
+std::string listing(const std::vector<std::string>& items, std::size_t shown = 20) {
+  std::string list;
+  for (std::size_t i = 0; i < std::min(items.size(), shown); ++i) list += (i ? ", " : "") + items[i];
+  if (items.size() > shown) list += " and " + std::to_string(items.size() - shown) + " more";
+  return list;
+}
 
-int compare_files(const CompareOptions& o) {
-  SeriesFile A, B;
-  std::vector<scenario::Diagnostic> problems;
-  try {
-    A = read_series_file(o.a, {o.time_column, ""});
-  } catch (const InputError& e) {
-    problems = e.diagnostics();
-  }
-  try {
-    B = read_series_file(o.b, {o.time_column, o.units_file});
-  } catch (const InputError& e) {
-    problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
-  }
-  if (!problems.empty()) return report(problems), kBadInput;
-  for (const SeriesFile* f : {&A, &B})
-    if (f->is_result && f->status != "completed" && !f->status.empty())
-      std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
+using Chosen = std::vector<std::pair<std::size_t, std::size_t>>;  // (A's series, B's series)
 
-  // Which series: --map pairs, then equal names (those matching --series, if given).
-  std::vector<std::pair<const Series*, const Series*>> chosen;
+// The series of `file` named `name` or under `name/` (the columns of a dataset of that name).
+std::vector<std::size_t> named_or_under(const SeriesFile& file, const std::string& name) {
+  std::vector<std::size_t> out;
+  if (const long i = file.index_of(name); i >= 0) out.push_back(static_cast<std::size_t>(i));
+  const std::string prefix = name + "/";
+  for (auto it = file.index.lower_bound(prefix); it != file.index.end() && it->first.starts_with(prefix); ++it)
+    out.push_back(it->second);
+  return out;
+}
+
+// Why A's (or B's) series `name` cannot be read, if it is one of the file's unreadable ones.
+const UnreadableSeries* unreadable(const SeriesFile& file, const std::string& name) {
+  for (const UnreadableSeries& u : file.unreadable)
+    if (name == u.name || name.starts_with(u.name + "/")) return &u;
+  return nullptr;
+}
+
+// --map pairs, then equal names (those matching --series, if given). An index per file keeps
+// this linear in the number of series.
+Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems,
+              std::vector<std::string>& unmatched) {
   const auto error = [&](const std::string& message) { problems.push_back({"sim compare", 0, 0, message}); };
+  const auto wanted = [&](const std::string& name) {
+    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
+  };
+  Chosen chosen;
+  std::vector<bool> mapped(B.series.size(), false);
   for (const std::string& m : o.maps) {
     const auto eq = m.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
@@ -170,63 +190,227 @@ int compare_files(const CompareOptions& o) {
       continue;
     }
     const std::string an = m.substr(0, eq), bn = m.substr(eq + 1);
-    const Series *sa = A.find(an), *sb = B.find(bn);
-    if (!sa) error("--map " + m + ": " + not_found(an, A, "A"));
-    if (!sb) error("--map " + m + ": " + not_found(bn, B, "B"));
-    if (sa && sb) chosen.emplace_back(sa, sb);
+    const long ia = A.index_of(an), ib = B.index_of(bn);
+    for (const auto& [index, name, file, which] : {std::tuple{ia, an, &A, "A"}, std::tuple{ib, bn, &B, "B"}}) {
+      if (index >= 0) continue;
+      const UnreadableSeries* u = unreadable(*file, name);
+      error("--map " + m + ": " + (u ? std::string(which) + "'s " + u->name + " (" + file->path + ") " + u->why : not_found(name, *file, which)));
+    }
+    if (ia >= 0 && ib >= 0) chosen.emplace_back(ia, ib), mapped[static_cast<std::size_t>(ib)] = true;
   }
   for (const std::string& pattern : o.series)
     if (std::none_of(A.series.begin(), A.series.end(), [&](const Series& s) { return glob_match(pattern, s.name); }))
       error("--series " + pattern + ": " + not_found(pattern, A, "A"));
-  if (!problems.empty()) return report(problems), kBadInput;
-  std::vector<std::string> unmatched;
-  for (const Series& sb : B.series) {
-    const bool mapped = std::any_of(chosen.begin(), chosen.end(), [&](const auto& c) { return c.second == &sb; });
-    if (mapped) continue;
-    const Series* sa = A.find(sb.name);
-    const bool wanted = o.series.empty() || (sa && std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, sa->name); }));
-    if (!sa) {
-      if (!B.is_result && o.series.empty()) unmatched.push_back(sb.name);
+  for (std::size_t ib = 0; ib < B.series.size(); ++ib) {
+    if (mapped[ib]) continue;
+    const long ia = A.index_of(B.series[ib].name);
+    if (ia < 0) {
+      if (!B.is_result && o.series.empty() && !unreadable(A, B.series[ib].name)) unmatched.push_back(B.series[ib].name);
       continue;
     }
-    if (wanted) chosen.emplace_back(sa, &sb);
+    if (wanted(B.series[ib].name)) chosen.emplace_back(ia, ib);
   }
-  if (!unmatched.empty()) {
-    std::string list;
-    for (const std::string& n : unmatched) list += (list.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "note: not compared, no series of that name in A (use --map A_NAME=B_NAME): %s\n", list.c_str());
+  return chosen;
+}
+
+// A series of one file that cannot be read but has a partner in the other would leave the
+// comparison incomplete: an error. The rest are listed in a note.
+void check_unreadable(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems) {
+  for (const auto& [file, other, which] : {std::tuple{&A, &B, "A"}, std::tuple{&B, &A, "B"}}) {
+    std::vector<std::string> others;
+    for (const UnreadableSeries& u : file->unreadable) {
+      bool partnered = false;
+      for (const std::size_t i : named_or_under(*other, u.name))
+        partnered = partnered || o.series.empty() ||
+                    std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, other->series[i].name); });
+      if (partnered)
+        problems.push_back({file->path, 0, 0, "cannot compare " + u.name + ": " + which + "'s " + u.name + " " + u.why});
+      else
+        others.push_back(u.name + " (" + u.why + ")");
+    }
+    if (!others.empty())
+      std::fprintf(stderr, "note: %s (%s) has datasets that are not series, none of them in %s: %s\n", which, file->path.c_str(),
+                   which[0] == 'A' ? "B" : "A", listing(others, 10).c_str());
   }
+}
+
+// The DTW band each pair may fill: kMaxDtwCells in all. A window asked for (--dtw-window)
+// is computed as asked or refused; the default one is narrowed where the series together
+// would need more, each pair getting an equal share of what the smaller ones leave.
+std::vector<std::uint64_t> dtw_shares(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
+                                      std::vector<scenario::Diagnostic>& problems) {
+  std::uint64_t total = 0;
+  for (const analysis::CompareCost& c : costs) total += std::min(c.dtw_cells, analysis::kMaxDtwCells + 1);
+  std::vector<std::uint64_t> share(costs.size(), analysis::kMaxDtwCells);
+  if (total <= analysis::kMaxDtwCells) return share;
+  if (o.dtw_window) {
+    problems.push_back({"sim compare", 0, 0,
+                        "--dtw-window " + format_value(*o.dtw_window) + " over these " + std::to_string(costs.size()) +
+                            " series takes more than " + std::to_string(analysis::kMaxDtwCells) +
+                            " DTW cells (samples × (2 × window in samples + 1)), the most one comparison computes: give a "
+                            "narrower --dtw-window, or compare fewer series (--series)"});
+    return share;
+  }
+  std::vector<std::size_t> order(costs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return costs[x].dtw_cells < costs[y].dtw_cells; });
+  std::uint64_t left = analysis::kMaxDtwCells;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    share[order[k]] = std::min(costs[order[k]].dtw_cells, left / (order.size() - k));
+    left -= share[order[k]];
+  }
+  return share;
+}
+
+// The shift search's samples: kMaxShiftSamples in all, or the --max-shift is refused.
+void check_shift_budget(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
+                        std::vector<scenario::Diagnostic>& problems) {
+  double total = 0.0, per_second = 0.0, fixed = 0.0;
+  for (const analysis::CompareCost& c : costs) {
+    total += static_cast<double>(c.shift_samples);
+    per_second += 2.0 * static_cast<double>(c.samples) / c.interval;
+    fixed += 63.0 * static_cast<double>(c.samples);
+  }
+  if (total <= static_cast<double>(analysis::kMaxShiftSamples)) return;
+  const double largest = std::max(0.0, (static_cast<double>(analysis::kMaxShiftSamples) - fixed) / per_second);
+  problems.push_back({"sim compare", 0, 0,
+                      "--max-shift " + format_value(o.max_shift) + " over these " + std::to_string(costs.size()) +
+                          " series evaluates about " + format_value(total, 3) + " samples (each shift on A's sample grid, "
+                          "over the samples compared), more than the " + std::to_string(analysis::kMaxShiftSamples) +
+                          " one comparison computes: give at most --max-shift " + format_value(largest, 3) +
+                          ", or compare fewer series (--series)"});
+}
+
+// B's series in A's units (a copy, or B's own values where it is their last use).
+std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, std::vector<scenario::Diagnostic>& problems,
+                                 std::vector<std::string>& warnings) {
+  std::optional<double> factor = 1.0;
+  if (!sb.units.empty() && !sa.units.empty()) factor = conversion(sb.units, sa.units);
+  if (!factor) {
+    problems.push_back({"sim compare", 0, 0,
+                        "series " + sa.name + ": A is in '" + sa.units + "', B (" + sb.name + ") in '" + sb.units +
+                            "'; give B in A's units (conversions offered: " + unit_conversion_list() + ")"});
+    return std::nullopt;
+  }
+  if (sa.units.empty() && !sb.units.empty())
+    warnings.push_back("series " + sa.name + ": A gives no unit, B (" + sb.name + ") is in '" + sb.units +
+                       "': compared as they are, unconverted");
+  Series b = last_use ? std::move(sb) : sb;
+  if (*factor != 1.0)
+    for (double& v : b.values) v *= *factor;
+  b.units = sa.units;
+  return b;
+}
+
+int read_inputs(const CompareOptions& o, SeriesFile& A, SeriesFile& B) {
+  std::vector<scenario::Diagnostic> problems;
+  if (!std::isfinite(o.dtw_window.value_or(0.0)) || o.dtw_window.value_or(0.0) < 0.0 || !std::isfinite(o.max_shift) || o.max_shift < 0.0)
+    problems.push_back({"sim compare", 0, 0, "--dtw-window and --max-shift must be finite numbers ≥ 0"});
+  for (const auto& [path, file, csv] : {std::tuple{&o.a, &A, CsvSettings{o.time_column, ""}},
+                                        std::tuple{&o.b, &B, CsvSettings{o.time_column, o.units_file}}}) {
+    try {
+      *file = open_series_file(*path, csv);
+    } catch (const InputError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (problems.empty() && B.is_result && !o.units_file.empty())
+    problems.push_back({o.units_file, 0, 0, "--units gives the units of a CSV file's columns; B (" + o.b +
+                                                ") is a result file, whose datasets carry their own"});
+  if (!problems.empty()) return report(problems), kBadInput;
+  for (const SeriesFile* f : {&A, &B})
+    if (f->is_result && f->status != "completed" && !f->status.empty())
+      std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
+  return kDone;
+}
+
+}  // namespace
+
+std::span<const UnitConversion> unit_conversions() { return kConversions; }
+
+std::string unit_conversion_list() {
+  std::string list;
+  for (const UnitConversion& c : kConversions) list += (list.empty() ? "" : ", ") + std::string(c.from) + " → " + c.to;
+  return list;
+}
+
+std::string plot_file_name(const std::string& series) {
+  std::string file;
+  for (const unsigned char c : series) {
+    if (std::isalnum(c) || c == '_' || c == '-') file += static_cast<char>(c);
+    else if (c == '/') file += '.';
+    else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      file += hex;
+    }
+  }
+  return file + ".svg";
+}
+
+int compare_files(const CompareOptions& o) {
+  SeriesFile A, B;
+  if (const int code = read_inputs(o, A, B); code != kDone) return code;
+  std::vector<scenario::Diagnostic> problems;
+  std::vector<std::string> unmatched, warnings;
+  const Chosen chosen = choose(o, A, B, problems, unmatched);
+  if (!problems.empty()) return report(problems), kBadInput;
+  check_unreadable(o, A, B, problems);
+  if (!problems.empty()) return report(problems), kBadInput;
+  if (!unmatched.empty())
+    std::fprintf(stderr, "note: not compared, no series of that name in A (use --map A_NAME=B_NAME): %s\n", listing(unmatched).c_str());
   if (chosen.empty()) {
-    error("nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME");
+    problems.push_back({"sim compare", 0, 0, "nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME"});
     return report(problems), kBadInput;
   }
+  std::vector<std::size_t> from_a, from_b, uses(B.series.size(), 0);
+  for (const auto& [ia, ib] : chosen) from_a.push_back(ia), from_b.push_back(ib), ++uses[ib];
+  try {
+    load_series(A, from_a);
+    load_series(B, from_b);
+  } catch (const InputError& e) {
+    return report(e.diagnostics()), kBadInput;
+  }
 
-  std::vector<Pair> pairs;
-  for (const auto& [sa, sb] : chosen) {
-    Pair p{sa, *sb, {}};
-    if (!sb->units.empty() && !sa->units.empty()) {
-      const auto factor = conversion(sb->units, sa->units);
-      if (!factor) {
-        error("series " + sa->name + ": A is in '" + sa->units + "', B (" + sb->name + ") in '" + sb->units +
-              "'; give B in A's units (conversions offered: deg, deg/s, mm, cm, mA, kN)");
-        continue;
-      }
-      for (double& v : p.b.values) v *= *factor;
-    }
-    p.b.units = sa->units;
-    analysis::CompareSettings settings;
-    settings.angle = sa->units == "rad";
-    settings.dtw_window = o.dtw_window;
-    settings.max_shift = o.max_shift;
+  analysis::CompareSettings settings;
+  settings.dtw_window = o.dtw_window;
+  settings.max_shift = o.max_shift;
+  std::vector<analysis::CompareCost> costs(chosen.size());
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
     try {
-      p.result = analysis::compare(*sa, p.b, settings);
+      costs[i] = analysis::compare_cost(A.series[chosen[i].first], B.series[chosen[i].second], settings);
     } catch (const std::invalid_argument& e) {
-      error("series " + sa->name + ": " + e.what());
-      continue;
+      problems.push_back({"sim compare", 0, 0, "series " + A.series[chosen[i].first].name + ": " + e.what()});
     }
-    pairs.push_back(std::move(p));
   }
   if (!problems.empty()) return report(problems), kBadInput;
+  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, problems);
+  check_shift_budget(o, costs, problems);
+  if (!problems.empty()) return report(problems), kBadInput;
+
+  std::vector<Pair> pairs;
+  std::size_t narrowed = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Series& sa = A.series[chosen[i].first];
+    std::optional<Series> b = in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, problems, warnings);
+    if (!b) continue;
+    settings.angle = sa.units == "rad";
+    settings.dtw_max_cells = shares[i];
+    try {
+      const analysis::Comparison result = analysis::compare(sa, *b, settings);
+      narrowed += result.dtw_narrowed ? 1 : 0;
+      pairs.push_back({&sa, std::move(*b), result});
+    } catch (const std::exception& e) {  // invalid_argument, length_error: checked above, for safety
+      problems.push_back({"sim compare", 0, 0, "series " + sa.name + ": " + e.what()});
+    }
+  }
+  if (!problems.empty()) return report(problems), kBadInput;
+  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (narrowed > 0)
+    std::fprintf(stderr,
+                 "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
+                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)); each series' window is in the report\n",
+                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxDtwCells));
 
   const std::string text = o.format == "csv" ? csv(pairs) : o.format == "json" ? json(o, pairs) : table(o, pairs);
   if (o.output.empty()) {
@@ -237,9 +421,7 @@ int compare_files(const CompareOptions& o) {
   }
   if (!o.plot_dir.empty()) {
     for (const Pair& p : pairs) {
-      std::string file = p.a->name;
-      std::replace(file.begin(), file.end(), '/', '_');
-      if (const std::string failure = write_text_file(o.plot_dir + "/" + file + ".svg", figure(p, o)); !failure.empty()) {
+      if (const std::string failure = write_text_file(o.plot_dir + "/" + plot_file_name(p.a->name), figure(p, o)); !failure.empty()) {
         std::fprintf(stderr, "sim compare: error: %s\n", failure.c_str());
         return kBadInput;
       }
