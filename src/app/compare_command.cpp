@@ -213,19 +213,24 @@ Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B,
   return chosen;
 }
 
-// A series of one file that cannot be read but has a partner in the other would leave the
-// comparison incomplete: an error. The rest are listed in a note.
+// A series of one file that cannot be read but has a partner in the other (a series of that
+// name or under it, or the same unreadable dataset) would leave the comparison incomplete: an
+// error. The rest are listed in a note.
 void check_unreadable(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems) {
+  const auto wanted = [&](const std::string& name) {
+    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
+  };
+  const auto same = [](const SeriesFile& file, const std::string& name) {
+    return std::any_of(file.unreadable.begin(), file.unreadable.end(), [&](const UnreadableSeries& u) { return u.name == name; });
+  };
   for (const auto& [file, other, which] : {std::tuple{&A, &B, "A"}, std::tuple{&B, &A, "B"}}) {
     std::vector<std::string> others;
     for (const UnreadableSeries& u : file->unreadable) {
-      bool partnered = false;
-      for (const std::size_t i : named_or_under(*other, u.name))
-        partnered = partnered || o.series.empty() ||
-                    std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, other->series[i].name); });
-      if (partnered)
+      bool partnered = same(*other, u.name) && wanted(u.name);
+      for (const std::size_t i : named_or_under(*other, u.name)) partnered = partnered || wanted(other->series[i].name);
+      if (partnered && (file == &A || !same(A, u.name)))  // one error for a dataset both cannot read
         problems.push_back({file->path, 0, 0, "cannot compare " + u.name + ": " + which + "'s " + u.name + " " + u.why});
-      else
+      else if (!partnered)
         others.push_back(u.name + " (" + u.why + ")");
     }
     if (!others.empty())

@@ -210,7 +210,8 @@ int describe_result(const std::string& path, std::FILE* out) {
     shape_width = std::max(shape_width, display_width(d.shape));
     units_width = std::max(units_width, std::min<std::size_t>(display_width(d.units), 16));
   }
-  std::fprintf(out, "datasets:\n");
+  std::fprintf(out, "datasets:%s\n", file->truncated() ? (" (the first of a file with more than " + std::to_string(kMaxResultLinks) +
+                                                              " links: describe walks no further)").c_str() : "");
   for (const DatasetInfo& d : datasets) {
     std::string line = "  ";
     line += padded(d.path, path_width + 2) + padded(d.shape, shape_width + 2) +

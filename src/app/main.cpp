@@ -142,7 +142,7 @@ int replay_main(std::vector<char*> args) {
   cli.add_option("result", o.input, "result file (HDF5)")->required();
   cli.add_option("-o,--output", o.output, "the page to write (default: the result file with .html)");
   cli.add_option("--frames", frames, "frame budget: longer runs show every k-th sample to stay within it (and within a page's "
-                                     "2.5 million numbers)")
+                                     "million numbers)")
       ->check(uwsim::app::number_in({.low = 2, .high = 1e6, .integer = true}))->capture_default_str();
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   if (const int code = parse(cli, args); code >= 0) return code;

@@ -164,6 +164,15 @@ int replay_result(const ReplayOptions& options) {
     thrusts[i] = series_dataset(*file, "/thrusters/" + scene.thrusters[i].name + "/thrust", samples, 1);
     per_frame += thrusts[i] != nullptr ? 1 : 0;
   }
+  std::uint64_t decoding = 0;  // chunks are inflated whole, so every value of a dataset read counts
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i)
+    if (drawn[i]) decoding += positions[i]->claimed_values() + quaternions[i]->claimed_values();
+  for (const ResultDataset* thrust : thrusts) decoding += thrust ? thrust->claimed_values() : 0;
+  if (decoding > file->decoding_budget() - file->decoded())
+    return fail(path, "the poses and thrusts of " + std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies over " +
+                          std::to_string(samples) + " samples are " + std::to_string(decoding) + " values, more than the " +
+                          std::to_string(file->decoding_budget()) + " sim decodes from this file (as many as it has bytes, at least " +
+                          std::to_string(kMinDecodedValues) + ")");
   const std::uint64_t affordable = kMaxPageNumbers / per_frame;
   if (affordable < 2 && samples > 1)
     return fail(path, std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies: two frames take " +

@@ -45,11 +45,26 @@ std::string claim_problem(const ResultDataset& d, std::uint64_t file_bytes) {
 
 // The file is checked before HDF5 touches it: opening a FIFO would wait for a writer for ever.
 hid_t open_checked(const std::string& path) {
+  // HDF5 keeps what it frees on its own free lists, without a bound by default: reading
+  // 7800 small datasets held 140 MB there. A few MB are enough for reuse.
+  H5set_free_list_limits(4 << 20, 1 << 20, 4 << 20, 1 << 20, 4 << 20, 1 << 20);
   if (const std::string why = scenario::input_file_problem(path); !why.empty()) throw ResultError(path, "", why);
   if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultError(path, "", "not an HDF5 file");
   // Default file locking refuses a file another process still has open for writing; that is
   // the safe answer, since its metadata may be half-written.
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  // A small metadata cache: HDF5's default lets it grow to 32 MB and beyond while thousands
+  // of datasets' chunk indices pass through it once each.
+  const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5AC_cache_config_t cache{};
+  cache.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  if (access.ok() && H5Pget_mdc_config(access.get(), &cache) >= 0) {
+    cache.set_initial_size = true;
+    cache.initial_size = 1 << 20;
+    cache.min_size = 1 << 20;
+    cache.max_size = 4 << 20;
+    H5Pset_mdc_config(access.get(), &cache);
+  }
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.ok() ? access.get() : H5P_DEFAULT);
   if (file < 0) throw ResultError(path, "", "cannot open the HDF5 file (is sim still writing it?)");
   return file;
 }
@@ -80,16 +95,58 @@ ResultDataset inspect(hid_t object, std::string path) {
   return d;
 }
 
+// A string attribute of an open object; `spent` counts the bytes read (kMaxAttributeBytes).
+TextAttribute text_attribute(hid_t holder, const char* name, std::size_t max_bytes, std::uint64_t& spent) {
+  TextAttribute out;
+  if (H5Aexists(holder, name) <= 0) return out;
+  out.state = TextAttribute::State::unreadable;
+  const Handle attribute(H5Aopen(holder, name, H5P_DEFAULT), H5Aclose);
+  const Handle type(attribute.ok() ? H5Aget_type(attribute.get()) : -1, H5Tclose);
+  const Handle space(attribute.ok() ? H5Aget_space(attribute.get()) : -1, H5Sclose);
+  if (!type.ok() || !space.ok() || H5Tget_class(type.get()) != H5T_STRING || H5Sget_simple_extent_npoints(space.get()) != 1 ||
+      spent >= kMaxAttributeBytes)
+    return out;
+  // Reading with the file's own string type sidesteps charset conversions HDF5 refuses.
+  std::string text;
+  if (H5Tis_variable_str(type.get()) > 0) {
+    // HDF5 tells a variable-length string's length only by reading it; what it reads lies in
+    // the file, so it is at most the file's size, and the budget stops a file whose
+    // attributes share one long stored string.
+    char* value = nullptr;
+    if (H5Aread(attribute.get(), type.get(), &value) < 0) return out;
+    text = value != nullptr ? value : "";
+    H5free_memory(value);
+  } else {
+    const std::size_t size = H5Tget_size(type.get());
+    if (size > max_bytes) return {TextAttribute::State::too_long, "", size};
+    std::string buffer(size, '\0');
+    if (size == 0 || H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return out;
+    buffer.resize(strnlen(buffer.c_str(), size));
+    text = std::move(buffer);
+  }
+  const std::uint64_t bytes = text.size();
+  spent += std::max<std::uint64_t>(bytes, 1);
+  if (bytes > max_bytes) return {TextAttribute::State::too_long, "", bytes};
+  return {TextAttribute::State::text, std::move(text), bytes};
+}
+
 struct Walk {
   hid_t file;
   bool strict;
+  std::uint64_t& attribute_bytes;
   std::vector<ResultDataset> datasets;
   std::vector<ResultLink> links;
   std::string bad_object, problem;  // the first reason to refuse the file (strict)
+  std::uint64_t seen = 0;
+  bool truncated = false;
 };
 
 herr_t visit(hid_t group, const char* name, const H5L_info_t* info, void* data) {
   Walk& walk = *static_cast<Walk*>(data);
+  if (++walk.seen > kMaxResultLinks) {
+    walk.truncated = true;
+    return 1;  // stops the walk
+  }
   const std::string path = std::string("/") + name;
   if (info->type != H5L_TYPE_HARD) {
     const std::string kind = info->type == H5L_TYPE_SOFT       ? "soft link"
@@ -103,9 +160,15 @@ herr_t visit(hid_t group, const char* name, const H5L_info_t* info, void* data) 
     walk.links.push_back({path, kind});
     return 0;
   }
-  const Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
+  // By address, not by name: a name is looked up again component by component.
+  const Handle object(H5Oopen_by_addr(group, info->u.address), H5Oclose);
   if (!object.ok() || H5Iget_type(object.get()) != H5I_DATASET) return 0;
   ResultDataset d = inspect(object.get(), path);
+  d.address = info->u.address;
+  // The labels are read while the dataset is open: opening it again costs as much.
+  d.units = text_attribute(object.get(), "units", kMaxLabelBytes, walk.attribute_bytes);
+  d.columns_text = text_attribute(object.get(), "columns", kMaxLabelBytes, walk.attribute_bytes);
+  d.description = text_attribute(object.get(), "description", kMaxLabelBytes, walk.attribute_bytes);
   if (walk.strict && (d.is_virtual || d.external_storage)) {
     walk.bad_object = path;
     walk.problem = d.is_virtual ? "is a virtual dataset (its values are other datasets', maybe of other files); "
@@ -138,9 +201,13 @@ std::uint64_t ResultDataset::columns() const {
 ResultFile::ResultFile(const std::string& path, Checks checks) : path_(path), file_(open_checked(path), H5Fclose) {
   std::error_code error;
   file_bytes_ = std::filesystem::file_size(path, error);
-  Walk walk{file_.get(), checks == Checks::strict, {}, {}, {}, {}};
+  Walk walk{file_.get(), checks == Checks::strict, attribute_bytes_, {}, {}, {}, {}};
   H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &walk);
   if (!walk.problem.empty()) throw ResultError(path_, walk.bad_object, walk.problem);
+  truncated_ = walk.truncated;
+  if (truncated_ && checks == Checks::strict)
+    throw ResultError(path_, "", "holds more than " + std::to_string(kMaxResultLinks) +
+                                     " links (groups and datasets), more than sim reads from a file");
   datasets_ = std::move(walk.datasets);
   links_ = std::move(walk.links);
   for (std::size_t i = 0; i < datasets_.size(); ++i) index_.emplace(datasets_[i].path, i);
@@ -169,13 +236,16 @@ std::string ResultFile::read_problem(const ResultDataset& d) const {
   return "";
 }
 
+std::uint64_t ResultFile::decoding_budget() const { return std::max(file_bytes_, kMinDecodedValues); }
+
 void ResultFile::spend(const ResultDataset& d) {
   if (const std::string why = read_problem(d); !why.empty()) throw ResultError(path_, d.path, why);
   const std::uint64_t n = d.claimed_values();
-  if (n > kMaxDecodedValues - decoded_)
+  if (n > decoding_budget() - decoded_)
     throw ResultError(path_, d.path,
-                      "reading its " + count_text(n) + " values would make more than " + std::to_string(kMaxDecodedValues) +
-                          " read from this file, the most sim decodes from one file");
+                      "reading its " + count_text(n) + " values would make more than " + std::to_string(decoding_budget()) +
+                          " decoded from this file, the most sim decodes from it (as many as it has bytes, at least " +
+                          std::to_string(kMinDecodedValues) + ")");
   decoded_ += n;
 }
 
@@ -185,7 +255,7 @@ const std::vector<double>& ResultFile::time() {
   if (t == nullptr) throw ResultError(path_, "", "no /time dataset, so not a result file of sim");
   if (t->dims.size() != 1) throw ResultError(path_, "/time", "is " + shape_of(*t) + ", not one-dimensional");
   spend(*t);
-  const Handle set(H5Dopen2(file_.get(), "/time", H5P_DEFAULT), H5Dclose);
+  const Handle set(H5Oopen_by_addr(file_.get(), t->address), H5Oclose);
   const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
   if (!space.ok()) throw ResultError(path_, "/time", "cannot be read");
   // Block by block, so that a claimed length costs memory only as far as it holds times.
@@ -214,7 +284,7 @@ const std::vector<double>& ResultFile::time() {
 std::vector<double> ResultFile::read(const ResultDataset& d) {
   spend(d);
   std::vector<double> values(static_cast<std::size_t>(d.claimed_values()));
-  const Handle set(H5Dopen2(file_.get(), d.path.c_str(), H5P_DEFAULT), H5Dclose);
+  const Handle set(H5Oopen_by_addr(file_.get(), d.address), H5Oclose);
   if (!set.ok() || (!values.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0))
     throw ResultError(path_, d.path, "cannot be read");
   return values;
@@ -224,64 +294,36 @@ std::vector<double> ResultFile::read_every(const ResultDataset& d, std::uint64_t
   spend(d);
   if (d.rows() == 0) return {};
   stride = std::max<std::uint64_t>(stride, 1);
-  std::vector<hsize_t> start(d.dims.size(), 0), step(d.dims.size(), 1), count = d.dims, one(d.dims.size(), 1);
-  step[0] = stride;
-  count[0] = (d.rows() - 1) / stride + 1;
-  const bool last_apart = (d.rows() - 1) % stride != 0;
-  const Handle set(H5Dopen2(file_.get(), d.path.c_str(), H5P_DEFAULT), H5Dclose);
+  const Handle set(H5Oopen_by_addr(file_.get(), d.address), H5Oclose);
   const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
-  if (!space.ok() || H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), step.data(), count.data(), one.data()) < 0)
-    throw ResultError(path_, d.path, "cannot be read");
-  std::vector<hsize_t> last_start(d.dims.size(), 0), last_count = d.dims;
-  last_start[0] = d.rows() - 1;
-  last_count[0] = 1;
-  if (last_apart && H5Sselect_hyperslab(space.get(), H5S_SELECT_OR, last_start.data(), nullptr, last_count.data(), nullptr) < 0)
-    throw ResultError(path_, d.path, "cannot be read");
-  const hsize_t rows = count[0] + (last_apart ? 1 : 0), columns = d.columns();
-  const hsize_t memory_dims[2] = {rows, columns};
-  const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose);
-  std::vector<double> values(static_cast<std::size_t>(rows * columns));
-  if (H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()) < 0)
-    throw ResultError(path_, d.path, "cannot be read");
+  if (!space.ok()) throw ResultError(path_, d.path, "cannot be read");
+  const std::uint64_t columns = d.columns(), strided = (d.rows() - 1) / stride + 1;
+  const bool last_apart = (d.rows() - 1) % stride != 0;
+  std::vector<double> values(static_cast<std::size_t>((strided + (last_apart ? 1 : 0)) * columns));
+  // Two regular selections (the strided rows, then the last), each read on its own: HDF5
+  // reads a regular hyperslab directly, a union of two through a tree of spans.
+  const auto read_rows = [&](hsize_t first, hsize_t step, hsize_t count, double* into) {
+    std::vector<hsize_t> start(d.dims.size(), 0), steps(d.dims.size(), 1), counts = d.dims;
+    start[0] = first, steps[0] = step, counts[0] = count;
+    const hsize_t memory_dims[2] = {count, columns};
+    const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose);
+    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), steps.data(), counts.data(), nullptr) < 0 ||
+        H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, into) < 0)
+      throw ResultError(path_, d.path, "cannot be read");
+  };
+  read_rows(0, stride, strided, values.data());
+  if (last_apart) read_rows(d.rows() - 1, 1, 1, values.data() + strided * columns);
   return values;
 }
 
 TextAttribute ResultFile::attribute(const std::string& object, const char* name, std::size_t max_bytes) {
-  TextAttribute out;
-  const bool root = object == "/";
-  if (!root && find(object) == nullptr) return out;
-  const Handle opened(root ? -1 : H5Oopen(file_.get(), object.c_str(), H5P_DEFAULT), H5Oclose);
-  const hid_t holder = root ? file_.get() : opened.get();
-  if (holder < 0 || H5Aexists(holder, name) <= 0) return out;
-  out.state = TextAttribute::State::unreadable;
-  const Handle attribute(H5Aopen(holder, name, H5P_DEFAULT), H5Aclose);
-  const Handle type(attribute.ok() ? H5Aget_type(attribute.get()) : -1, H5Tclose);
-  const Handle space(attribute.ok() ? H5Aget_space(attribute.get()) : -1, H5Sclose);
-  if (!type.ok() || !space.ok() || H5Tget_class(type.get()) != H5T_STRING || H5Sget_simple_extent_npoints(space.get()) != 1 ||
-      attribute_bytes_ >= kMaxAttributeBytes)
-    return out;
-  // Reading with the file's own string type sidesteps charset conversions HDF5 refuses.
-  std::string text;
-  if (H5Tis_variable_str(type.get()) > 0) {
-    // HDF5 tells a variable-length string's length only by reading it; what it reads lies in
-    // the file, so it is at most the file's size, and the budget stops a file whose
-    // attributes share one long stored string.
-    char* value = nullptr;
-    if (H5Aread(attribute.get(), type.get(), &value) < 0) return out;
-    text = value != nullptr ? value : "";
-    H5free_memory(value);
-  } else {
-    const std::size_t size = H5Tget_size(type.get());
-    if (size > max_bytes) return {TextAttribute::State::too_long, "", size};
-    std::string buffer(size, '\0');
-    if (size == 0 || H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return out;
-    buffer.resize(strnlen(buffer.c_str(), size));
-    text = std::move(buffer);
-  }
-  const std::uint64_t bytes = text.size();
-  attribute_bytes_ += std::max<std::uint64_t>(bytes, 1);
-  if (bytes > max_bytes) return {TextAttribute::State::too_long, "", bytes};
-  return {TextAttribute::State::text, std::move(text), bytes};
+  if (object == "/") return text_attribute(file_.get(), name, max_bytes, attribute_bytes_);
+  const ResultDataset* d = find(object);
+  if (d == nullptr) return {};
+  for (const auto& [label, value] : {std::pair{"units", &d->units}, {"columns", &d->columns_text}, {"description", &d->description}})
+    if (std::strcmp(name, label) == 0 && (value->state != TextAttribute::State::text || value->text.size() <= max_bytes)) return *value;
+  const Handle opened(H5Oopen_by_addr(file_.get(), d->address), H5Oclose);
+  return opened.ok() ? text_attribute(opened.get(), name, max_bytes, attribute_bytes_) : TextAttribute{};
 }
 
 }  // namespace uwsim::app

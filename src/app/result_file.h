@@ -21,7 +21,7 @@
 // they point to is listed under its own name. Checks::lenient (describe) refuses only what
 // cannot be opened, and reports the rest per dataset (read_problem) for the caller to show.
 //
-// Reading: every value decoded from the file counts against kMaxDecodedValues (what a command
+// Reading: every value decoded from the file counts against decoding_budget() (what a command
 // may inflate from one file), every string attribute against kMaxAttributeBytes; a dataset is
 // read only if read_problem() finds nothing wrong with it.
 #pragma once
@@ -42,9 +42,16 @@ namespace uwsim::app {
 
 // Rows of /time (and so of every series) sim reads: 23 h at 50 Hz, 70 min at 1 kHz.
 inline constexpr std::uint64_t kMaxResultRows = std::uint64_t{1} << 22;
-// Values a command decodes from one result file in all (256 MiB as doubles; about 0.3 s of
-// inflating on this project's machines).
-inline constexpr std::uint64_t kMaxDecodedValues = std::uint64_t{1} << 25;
+// Links (groups, datasets, other links) walked in a file: sim's largest scenario (some 3300
+// bodies, by the loader's 40 000 values) writes about 20 000. Beyond it a strict reader refuses
+// the file and a lenient one lists the first ones (truncated()).
+inline constexpr std::uint64_t kMaxResultLinks = std::uint64_t{1} << 15;
+// Values a command decodes from one result file in all: as many as the file has bytes (a
+// compression ratio of 8 for doubles; sim's own files inflate to 2–3 times their size), and
+// at least kMinDecodedValues (64 MiB as doubles; some 0.2 s of inflating highly compressible
+// data on this project's machines): bounded work for any file, and none of a real result
+// refused.
+inline constexpr std::uint64_t kMinDecodedValues = std::uint64_t{1} << 23;
 // Bytes of string attributes read from one file in all (its attributes lie in the file, but
 // many attributes may share one stored message); one attribute is at most what its reader
 // asks for (the stored scenario 1 MiB, units and column names kMaxLabelBytes).
@@ -63,24 +70,6 @@ class ResultError : public std::runtime_error {
   std::string file_, object_, problem_;
 };
 
-struct ResultDataset {
-  std::string path;             // "/bodies/rov/position"
-  std::vector<hsize_t> dims;    // as stored; empty for a scalar
-  H5T_class_t type_class = H5T_NO_CLASS;
-  std::uint64_t type_bytes = 0;
-  bool is_virtual = false;      // values in other datasets (maybe of other files)
-  bool external_storage = false;  // values in other files
-  bool filtered = false;        // stored through filters (compression)
-  std::uint64_t claimed_values() const;  // product of dims, saturated
-  std::uint64_t rows() const { return dims.empty() ? 1 : dims[0]; }
-  std::uint64_t columns() const;         // 1 for a 1-D dataset; the product of the rest
-};
-
-struct ResultLink {
-  std::string path;
-  std::string kind;  // "soft link", "external link", "user-defined link"
-};
-
 // A string attribute: absent, unreadable (not a scalar string), longer than asked, or text.
 struct TextAttribute {
   enum class State { absent, unreadable, too_long, text };
@@ -89,6 +78,26 @@ struct TextAttribute {
   std::uint64_t bytes = 0;  // its length, where known (too_long)
   bool ok() const { return state == State::text; }
   std::string value_or(const std::string& fallback) const { return ok() ? text : fallback; }
+};
+
+struct ResultDataset {
+  std::string path;             // "/bodies/rov/position"
+  haddr_t address = HADDR_UNDEF;  // of its object header: opened by it, never by name again
+  std::vector<hsize_t> dims;    // as stored; empty for a scalar
+  H5T_class_t type_class = H5T_NO_CLASS;
+  std::uint64_t type_bytes = 0;
+  bool is_virtual = false;      // values in other datasets (maybe of other files)
+  bool external_storage = false;  // values in other files
+  bool filtered = false;        // stored through filters (compression)
+  TextAttribute units, columns_text, description;  // its labels, read with it (kMaxLabelBytes each)
+  std::uint64_t claimed_values() const;  // product of dims, saturated
+  std::uint64_t rows() const { return dims.empty() ? 1 : dims[0]; }
+  std::uint64_t columns() const;         // 1 for a 1-D dataset; the product of the rest
+};
+
+struct ResultLink {
+  std::string path;
+  std::string kind;  // "soft link", "external link", "user-defined link"
 };
 
 class ResultFile {
@@ -100,8 +109,11 @@ class ResultFile {
   const std::string& path() const { return path_; }
   hid_t id() const { return file_.get(); }
   std::uint64_t file_bytes() const { return file_bytes_; }
+  std::uint64_t decoding_budget() const;  // max(file_bytes, kMinDecodedValues) values
+  std::uint64_t decoded() const { return decoded_; }
   const std::vector<ResultDataset>& datasets() const { return datasets_; }  // by name
   const std::vector<ResultLink>& links() const { return links_; }           // not followed
+  bool truncated() const { return truncated_; }  // the walk stopped at kMaxResultLinks
   const ResultDataset* find(std::string_view dataset_path) const;          // "/time"; hard links only
 
   // Why the values of `d` are not read ("" if they can be): virtual, external storage, a
@@ -130,6 +142,7 @@ class ResultFile {
   std::vector<ResultLink> links_;
   std::optional<std::vector<double>> time_;
   std::uint64_t decoded_ = 0, attribute_bytes_ = 0;
+  bool truncated_ = false;
 };
 
 }  // namespace uwsim::app
