@@ -95,10 +95,11 @@ void print_field(std::FILE* out, const char* label, const std::string& value) {
   std::fprintf(out, "%-12s%s\n", label, value.c_str());
 }
 
-void print_entities(std::FILE* out, const char* kind, const std::vector<std::string>& names) {
+void print_entities(std::FILE* out, const char* kind, const std::vector<std::string>& names, std::size_t shown = SIZE_MAX) {
   std::string line = kind;
   line.append(" (").append(std::to_string(names.size())).append("):");
-  for (std::size_t i = 0; i < names.size(); ++i) line.append(i == 0 ? " " : ", ").append(names[i]);
+  for (std::size_t i = 0; i < std::min(names.size(), shown); ++i) line.append(i == 0 ? " " : ", ").append(names[i]);
+  if (names.size() > shown) line.append(" and ").append(std::to_string(names.size() - shown)).append(" more");
   std::fprintf(out, "%s\n", line.c_str());
 }
 
@@ -200,7 +201,7 @@ int describe_result(const std::string& path, std::FILE* out) {
   if (!file->links().empty()) {
     std::vector<std::string> links;
     for (const ResultLink& link : file->links()) links.push_back(link.path + " (" + link.kind + ")");
-    print_entities(out, "links, not followed", links);
+    print_entities(out, "links, not followed", links, 20);
   }
 
   // Column widths fit the longest entry, capped so one odd path does not push everything off.

@@ -208,6 +208,15 @@ ResultFile::ResultFile(const std::string& path, Checks checks) : path_(path), fi
   if (truncated_ && checks == Checks::strict)
     throw ResultError(path_, "", "holds more than " + std::to_string(kMaxResultLinks) +
                                      " links (groups and datasets), more than sim reads from a file");
+  const auto listed = [&](const char* path) {
+    return std::any_of(walk.datasets.begin(), walk.datasets.end(), [&](const ResultDataset& d) { return d.path == path; });
+  };
+  H5L_info_t time_link{};
+  if (truncated_ && !listed("/time") && H5Lexists(file_.get(), "time", H5P_DEFAULT) > 0 &&
+      H5Lget_info(file_.get(), "time", &time_link, H5P_DEFAULT) >= 0) {  // the walk stopped before /time
+    walk.seen = 0;
+    visit(file_.get(), "time", &time_link, &walk);
+  }
   datasets_ = std::move(walk.datasets);
   links_ = std::move(walk.links);
   for (std::size_t i = 0; i < datasets_.size(); ++i) index_.emplace(datasets_[i].path, i);
