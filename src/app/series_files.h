@@ -36,7 +36,7 @@ class ResultFile;
 
 // Values of series read from one result file in all (16 MiB of doubles; each series also
 // keeps its copy of the times, so twice that in memory): a series of 2 million samples, or
-// 70 series of a 10-minute run at 50 Hz.
+// 69 series of a 10-minute run at 50 Hz.
 inline constexpr std::size_t kMaxSeriesValues = std::size_t{1} << 21;
 // Series one result file may list (columns of all its datasets).
 inline constexpr std::size_t kMaxSeriesPerFile = std::size_t{1} << 17;

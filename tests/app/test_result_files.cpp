@@ -288,3 +288,19 @@ TEST_CASE("result files: the reader refuses each hostile construct before readin
   CHECK_THROWS_WITH_AS(uwsim::app::ResultFile((dir / "nothing.h5").string(), uwsim::app::ResultFile::Checks::lenient),
                        doctest::Contains("no such file"), uwsim::app::ResultError);
 }
+
+TEST_CASE("result files: a series holding NaN or inf is an error where it would be compared, not a NaN metric") {
+  const fs::path dir = uwsim::test::fresh_dir("nan_values");
+  {
+    CraftedFile f((dir / "a.h5").string());
+    f.series("/time", ramp(4));
+    f.series("/x", {1.0, std::nan(""), 3.0, 4.0});
+    f.dataset("/v", 4, 2, {1, 2, 3, 4, 5, HUGE_VAL, 7, 8});
+    f.series("/ok", {1, 2, 3, 4});
+  }
+  Run r = sim("compare a.h5 a.h5", dir);
+  CHECK(r.exit_code == 2);  // was: exit 0, RMSE nan
+  CHECK(has(r.output, "a.h5: error: series x: /x[1] is nan (at t = 0.1 s): values must be finite"));
+  CHECK(has(r.output, "a.h5: error: series v/1: /v[2, 1] is inf (at t = 0.2 s): values must be finite"));
+  CHECK(sim("compare a.h5 a.h5 --series ok", dir).exit_code == 0);
+}
