@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -74,9 +75,11 @@ std::string json_string(const std::string& text) {
 // Fixed decimals keep the page small: 0.1 mm, 1e-5 of a quaternion, 1 mN. Non-finite → 0.
 std::string number(double value, int decimals) {
   if (!std::isfinite(value)) value = 0.0;
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  std::string text = buffer;
+  // to_chars gives printf's "%.*f" digits, some times faster (a page has up to 10^6 numbers);
+  // the buffer holds any double's 309 digits.
+  char buffer[400];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+  std::string text(buffer, error == std::errc() ? end : buffer);
   if (text.find('.') != std::string::npos) {
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();

@@ -63,6 +63,9 @@ hid_t open_checked(const std::string& path) {
     cache.min_size = 1 << 20;
     cache.max_size = 4 << 20;
     H5Pset_mdc_config(access.get(), &cache);
+    // Each dataset is read once, front to back: a chunk cache of a few slots is enough, and
+    // HDF5 sets up the 521 slots of its default at every open.
+    H5Pset_cache(access.get(), 0, 13, 1 << 20, 1.0);
   }
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.ok() ? access.get() : H5P_DEFAULT);
   if (file < 0) throw ResultError(path, "", "cannot open the HDF5 file (is sim still writing it?)");
