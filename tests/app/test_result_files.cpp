@@ -275,6 +275,18 @@ TEST_CASE("result files: the reader refuses each hostile construct before readin
   CHECK(good.read(*good.find("/x")) == ramp(6, 1.0));
   CHECK(good.read_every(*good.find("/x"), 4) == std::vector<double>{0.0, 4.0, 5.0});  // rows 0, 4 and the last
   CHECK(good.read_every(*good.find("/x"), 5) == std::vector<double>{0.0, 5.0});
+  {  // large enough to be read by strided selections rather than whole
+    CraftedFile f((dir / "long.h5").string());
+    f.series("/time", ramp(5001));
+    std::vector<double> rows(5001 * 2);
+    for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = static_cast<double>(k);
+    f.dataset("/v", 5001, 2, rows, true);
+  }
+  uwsim::app::ResultFile long_file((dir / "long.h5").string(), uwsim::app::ResultFile::Checks::strict);
+  const std::vector<double> every = long_file.read_every(*long_file.find("/v"), 1000);
+  CHECK(every == std::vector<double>{0, 1, 2000, 2001, 4000, 4001, 6000, 6001, 8000, 8001, 10000, 10001});
+  const std::vector<double> odd = long_file.read_every(*long_file.find("/v"), 3000);
+  CHECK(odd == std::vector<double>{0, 1, 6000, 6001, 10000, 10001});  // rows 0, 3000 and the last, 5000
   {
     CraftedFile f((dir / "label.h5").string());
     f.series("/time", ramp(2));
