@@ -307,6 +307,54 @@ std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, st
   return b;
 }
 
+// The chosen pairs compared, within the budgets; false (problems reported) if any cannot be.
+bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, const Chosen& chosen, std::vector<Pair>& pairs) {
+  std::vector<scenario::Diagnostic> problems;
+  std::vector<std::string> warnings;
+  std::vector<std::size_t> uses(B.series.size(), 0);
+  for (const auto& [ia, ib] : chosen) ++uses[ib];
+  analysis::CompareSettings settings;
+  settings.dtw_window = o.dtw_window;
+  settings.max_shift = o.max_shift;
+  std::vector<analysis::CompareCost> costs(chosen.size());
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    try {
+      costs[i] = analysis::compare_cost(A.series[chosen[i].first], B.series[chosen[i].second], settings);
+    } catch (const std::invalid_argument& e) {
+      problems.push_back({"sim compare", 0, 0, "series " + A.series[chosen[i].first].name + ": " + e.what()});
+    }
+  }
+  if (!problems.empty()) return report(problems), false;
+  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, problems);
+  check_shift_budget(o, costs, problems);
+  if (!problems.empty()) return report(problems), false;
+
+  std::size_t narrowed = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Series& sa = A.series[chosen[i].first];
+    std::optional<Series> b = in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, problems, warnings);
+    if (!b) continue;
+    settings.angle = sa.units == "rad";
+    settings.dtw_max_cells = shares[i];
+    try {
+      const analysis::Comparison result = analysis::compare(sa, *b, settings);
+      narrowed += result.dtw_narrowed ? 1 : 0;
+      pairs.push_back({&sa, std::move(*b), result});
+    } catch (const std::exception& e) {  // invalid_argument, length_error: checked above, for safety
+      problems.push_back({"sim compare", 0, 0, "series " + sa.name + ": " + e.what()});
+    }
+  }
+  if (!problems.empty()) return report(problems), false;
+  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (narrowed > 0)
+    std::fprintf(stderr,
+                 "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
+                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)); each series' window is in the report\n",
+                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxDtwCells));
+
+  return true;
+}
+
 int read_inputs(const CompareOptions& o, SeriesFile& A, SeriesFile& B) {
   std::vector<scenario::Diagnostic> problems;
   if (!std::isfinite(o.dtw_window.value_or(0.0)) || o.dtw_window.value_or(0.0) < 0.0 || !std::isfinite(o.max_shift) || o.max_shift < 0.0)
@@ -357,7 +405,7 @@ int compare_files(const CompareOptions& o) {
   SeriesFile A, B;
   if (const int code = read_inputs(o, A, B); code != kDone) return code;
   std::vector<scenario::Diagnostic> problems;
-  std::vector<std::string> unmatched, warnings;
+  std::vector<std::string> unmatched;
   const Chosen chosen = choose(o, A, B, problems, unmatched);
   if (!problems.empty()) return report(problems), kBadInput;
   check_unreadable(o, A, B, problems);
@@ -368,8 +416,8 @@ int compare_files(const CompareOptions& o) {
     problems.push_back({"sim compare", 0, 0, "nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME"});
     return report(problems), kBadInput;
   }
-  std::vector<std::size_t> from_a, from_b, uses(B.series.size(), 0);
-  for (const auto& [ia, ib] : chosen) from_a.push_back(ia), from_b.push_back(ib), ++uses[ib];
+  std::vector<std::size_t> from_a, from_b;
+  for (const auto& [ia, ib] : chosen) from_a.push_back(ia), from_b.push_back(ib);
   try {
     load_series(A, from_a);
     load_series(B, from_b);
@@ -377,45 +425,8 @@ int compare_files(const CompareOptions& o) {
     return report(e.diagnostics()), kBadInput;
   }
 
-  analysis::CompareSettings settings;
-  settings.dtw_window = o.dtw_window;
-  settings.max_shift = o.max_shift;
-  std::vector<analysis::CompareCost> costs(chosen.size());
-  for (std::size_t i = 0; i < chosen.size(); ++i) {
-    try {
-      costs[i] = analysis::compare_cost(A.series[chosen[i].first], B.series[chosen[i].second], settings);
-    } catch (const std::invalid_argument& e) {
-      problems.push_back({"sim compare", 0, 0, "series " + A.series[chosen[i].first].name + ": " + e.what()});
-    }
-  }
-  if (!problems.empty()) return report(problems), kBadInput;
-  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, problems);
-  check_shift_budget(o, costs, problems);
-  if (!problems.empty()) return report(problems), kBadInput;
-
   std::vector<Pair> pairs;
-  std::size_t narrowed = 0;
-  for (std::size_t i = 0; i < chosen.size(); ++i) {
-    const Series& sa = A.series[chosen[i].first];
-    std::optional<Series> b = in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, problems, warnings);
-    if (!b) continue;
-    settings.angle = sa.units == "rad";
-    settings.dtw_max_cells = shares[i];
-    try {
-      const analysis::Comparison result = analysis::compare(sa, *b, settings);
-      narrowed += result.dtw_narrowed ? 1 : 0;
-      pairs.push_back({&sa, std::move(*b), result});
-    } catch (const std::exception& e) {  // invalid_argument, length_error: checked above, for safety
-      problems.push_back({"sim compare", 0, 0, "series " + sa.name + ": " + e.what()});
-    }
-  }
-  if (!problems.empty()) return report(problems), kBadInput;
-  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  if (narrowed > 0)
-    std::fprintf(stderr,
-                 "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
-                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)); each series' window is in the report\n",
-                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxDtwCells));
+  if (!compare_pairs(o, A, B, chosen, pairs)) return kBadInput;
 
   const std::string text = o.format == "csv" ? csv(pairs) : o.format == "json" ? json(o, pairs) : table(o, pairs);
   if (o.output.empty()) {
