@@ -199,7 +199,7 @@ std::optional<std::vector<double>> csv_times(const scenario::CsvFile& csv, std::
   if (time_unit == nullptr) {
     problems.push_back({csv.path, csv.header_line, 1,
                         "time column '" + csv.header[column] + "': the unit '" + unit + "' is not one of " + time_unit_list() +
-                            " (convert it, or name the unit)"});
+                            " (convert the column to one of them)"});
     return std::nullopt;
   }
   auto time = scenario::csv_numbers(csv, column, problems);
@@ -312,7 +312,8 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
   if (!time.empty() && count > kMaxSeriesValues / time.size())
     throw InputError({{file.path, 0, 0,
                        std::to_string(count) + " series of " + std::to_string(time.size()) + " samples: sim reads at most " +
-                           std::to_string(kMaxSeriesValues) + " values of series from one result file"}});
+                           std::to_string(kMaxSeriesValues) + " values of series from one result file (choose fewer series: "
+                           "sim compare --series)"}});
   std::vector<Diagnostic> problems;
   std::string dataset;  // the dataset last read, and its values: the columns of one follow each other
   std::vector<double> block;

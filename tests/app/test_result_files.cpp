@@ -316,3 +316,18 @@ TEST_CASE("result files: a series holding NaN or inf is an error where it would 
   CHECK(has(r.output, "a.h5: error: series v/1: /v[2, 1] is inf (at t = 0.2 s): values must be finite"));
   CHECK(sim("compare a.h5 a.h5 --series ok", dir).exit_code == 0);
 }
+
+TEST_CASE("result files: compare reads at most 2^21 values of series from a file, and says how to choose fewer") {
+  const fs::path dir = uwsim::test::fresh_dir("series_budget");
+  const std::size_t n = 300'000;  // 8 series: 2.4 million values
+  {
+    CraftedFile f((dir / "a.h5").string());
+    f.dataset("/time", n, 0, ramp(n, 0.01), true);
+    f.dataset("/v", n, 8, std::vector<double>(8 * n, 1.0), true);
+  }
+  Run r = sim("compare a.h5 a.h5", dir);
+  CHECK(r.exit_code == 2);
+  CHECK(has(r.output, "a.h5: error: 8 series of 300000 samples: sim reads at most 2097152 values of series from one result file"));
+  r = sim("compare a.h5 a.h5 --series v/0 --series v/1 --series v/2 --series v/3 --series v/4 --series v/5", dir);
+  CHECK(r.exit_code == 0);  // 1.8 million values
+}
