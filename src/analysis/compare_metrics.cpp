@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -49,11 +50,14 @@ std::size_t window_samples(double window, double dt, std::size_t n) {
 
 std::uint64_t band_cells(std::size_t n, std::size_t w) { return static_cast<std::uint64_t>(n) * (2 * static_cast<std::uint64_t>(w) + 1); }
 
+// RMSE evaluations of the shift search besides its grid (compare_metrics.h).
+constexpr double kSearchEvaluations = 49.0;
+
 // The grid of the shift search, k·dt for k in [first, last]: only where the spans can overlap
 // (one step more each way, so that no shift compare() would have found is left out).
 struct ShiftGrid {
   double first = 0.0, last = -1.0;
-  double evaluations(std::size_t n) const { return (last - first + 1.0 + 62.0) * static_cast<double>(n); }  // + golden section
+  double evaluations(std::size_t n) const { return (last - first + 1.0 + kSearchEvaluations) * static_cast<double>(n); }
 };
 ShiftGrid shift_grid(const Series& a, const Series& b, double max_shift, double dt) {
   const double steps = std::ceil(max_shift / dt);
@@ -61,21 +65,24 @@ ShiftGrid shift_grid(const Series& a, const Series& b, double max_shift, double 
           std::min(steps, std::ceil((b.time.back() - a.time.front()) / dt) + 1.0)};
 }
 
-double median_interval(const std::vector<double>& t) {
+double median_interval(std::span<const double> t) {
   std::vector<double> d(t.size() - 1);
   for (std::size_t k = 0; k + 1 < t.size(); ++k) d[k] = t[k + 1] - t[k];
   std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
   return d[d.size() / 2];
 }
 
-// B at A's times of `o` (shifted by s), brought to A's branch for angles.
+// B at A's time k (shifted by s), brought to A's branch for angles; `hint` as for value_at.
+double b_at(const Series& a, const Series& b, std::size_t k, double s, bool angle, std::size_t& hint) {
+  const double v = value_at(b, std::clamp(a.time[k] + s, b.time.front(), b.time.back()), hint);
+  return angle ? a.values[k] + wrap_angle(v - a.values[k]) : v;
+}
+
+// B at A's times of `o` (shifted by s).
 std::vector<double> b_on_a(const Series& a, const Series& b, const Overlap& o, double s, bool angle) {
   std::vector<double> out(o.last - o.first);
   std::size_t hint = 0;
-  for (std::size_t k = o.first; k < o.last; ++k) {
-    const double v = value_at(b, std::clamp(a.time[k] + s, b.time.front(), b.time.back()), hint);
-    out[k - o.first] = angle ? a.values[k] + wrap_angle(v - a.values[k]) : v;
-  }
+  for (std::size_t k = o.first; k < o.last; ++k) out[k - o.first] = b_at(a, b, k, s, angle, hint);
   return out;
 }
 
@@ -88,7 +95,7 @@ double wrap_angle(double x) {
   return y - std::numbers::pi;
 }
 
-double pearson_r(const std::vector<double>& a, const std::vector<double>& b) {
+double pearson_r(std::span<const double> a, std::span<const double> b) {
   const std::size_t n = a.size();
   double ma = 0.0, mb = 0.0;
   for (std::size_t k = 0; k < n; ++k) ma += a[k], mb += b[k];
@@ -103,7 +110,7 @@ double pearson_r(const std::vector<double>& a, const std::vector<double>& b) {
   return sab / std::sqrt(saa * sbb);
 }
 
-double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>& b, std::size_t window) {
+double dtw_mean_distance(std::span<const double> a, std::span<const double> b, std::size_t window) {
   const std::size_t n = a.size(), m = b.size();
   if (n == 0 || m == 0) return kNaN;
   // The band must reach the corner (n−1, m−1); beyond max(n, m) − 1 it is the whole matrix.
@@ -145,9 +152,12 @@ double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>
 double rmse_at_shift(const Series& a, const Series& b, double s, bool angle) {
   const Overlap o = overlap(a, b, s);
   if (o.last == o.first) return kNaN;
-  const std::vector<double> bv = b_on_a(a, b, o, s, angle);
-  double sum = 0.0;
-  for (std::size_t k = o.first; k < o.last; ++k) sum += (bv[k - o.first] - a.values[k]) * (bv[k - o.first] - a.values[k]);
+  double sum = 0.0;  // summed as it goes: the search calls this some hundred times
+  std::size_t hint = 0;
+  for (std::size_t k = o.first; k < o.last; ++k) {
+    const double e = b_at(a, b, k, s, angle, hint) - a.values[k];
+    sum += e * e;
+  }
   return std::sqrt(sum / static_cast<double>(o.last - o.first));
 }
 
@@ -162,8 +172,7 @@ CompareCost compare_cost(const Series& a, const Series& b, const CompareSettings
                                 text(a.time.back()) + " s, B " + text(b.time.front()) + " to " + text(b.time.back()) + " s)");
   CompareCost cost;
   cost.samples = n;
-  const std::vector<double> span_times(a.time.begin() + static_cast<long>(o.first), a.time.begin() + static_cast<long>(o.last));
-  cost.interval = median_interval(span_times);
+  cost.interval = median_interval(std::span(a.time).subspan(o.first, n));
   const double window = settings.dtw_window.value_or(0.1 * (a.time[o.last - 1] - a.time[o.first]));
   if (!(window >= 0.0) || !std::isfinite(window)) throw std::invalid_argument("the DTW window must be a finite number ≥ 0");
   if (!(settings.max_shift >= 0.0) || !std::isfinite(settings.max_shift))
@@ -200,14 +209,15 @@ Comparison compare(const Series& a, const Series& b, const CompareSettings& sett
     c.dtw_narrowed = true;
   }
   if (settings.max_shift > 0.0 && cost.shift_samples > settings.shift_max_samples) {
-    const double per_shift = static_cast<double>(n), grid = static_cast<double>(settings.shift_max_samples) / per_shift - 63.0;
+    const double per_shift = static_cast<double>(n),
+                 grid = static_cast<double>(settings.shift_max_samples) / per_shift - kSearchEvaluations - 1.0;
     throw std::length_error("the shift search within ±" + text(settings.max_shift) + " s at steps of " + text(dt) + " s over " +
                             std::to_string(n) + " samples evaluates " + std::to_string(cost.shift_samples) + " samples, more than the " +
                             std::to_string(settings.shift_max_samples) + " sim computes; the largest shift within them is " +
                             text(std::max(0.0, std::floor(grid / 2.0)) * dt) + " s");
   }
   const std::vector<double> bv = b_on_a(a, b, o, 0.0, settings.angle);
-  const std::vector<double> av(a.values.begin() + static_cast<long>(o.first), a.values.begin() + static_cast<long>(o.last));
+  const std::span<const double> av = std::span(a.values).subspan(o.first, n);  // a view: a series may hold 10^6 samples
   double sum2 = 0.0, sum = 0.0;
   for (std::size_t k = 0; k < n; ++k) {
     const double e = bv[k] - av[k];

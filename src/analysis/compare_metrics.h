@@ -24,30 +24,32 @@
 // most dtw_max_cells of them: a window asked for beyond that is refused (std::length_error,
 // saying the widest window within it), the default window is narrowed to fit (and says so,
 // dtw_narrowed). The shift search evaluates RMSE at the grid's 2·steps + 1 shifts (only those
-// where the spans still overlap) and some 60 more, each over at most n samples: at most
-// shift_max_samples samples in all, else std::length_error with the largest shift within it.
+// where the spans still overlap) and 49 more (shift 0, the golden section's 45 steps from 2 dt
+// to 1e-9 dt at 0.618 a step, its two starts and its end), each over at most n samples: at
+// most shift_max_samples samples in all, else std::length_error with the largest shift within.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "analysis/series.h"
 
 namespace uwsim::analysis {
 
-// What one `sim compare` computes at most, in all its series: some 0.15 s and 0.25 s on this
-// project's machines, so that with the largest CSV it may read (0.4 s) it stays within 1 s.
-inline constexpr std::uint64_t kMaxDtwCells = 50'000'000;
-inline constexpr std::uint64_t kMaxShiftSamples = 50'000'000;
+// What one `sim compare` computes at most, DTW cells and shift samples together, in all its
+// series: some 0.3 s on this project's machines (3 ns a DTW cell, 4 ns a shift sample), so
+// that with the largest CSV it may read (0.4 s) it stays within a second.
+inline constexpr std::uint64_t kMaxCompareWork = 100'000'000;
 
 struct CompareSettings {
   bool angle = false;           // wrap errors to (−π, π]
   std::optional<double> dtw_window;  // s (finite, ≥ 0); default 10 % of the compared span
   double max_shift = 0.0;       // s (finite, ≥ 0); 0: no shift search
-  std::uint64_t dtw_max_cells = kMaxDtwCells;
-  std::uint64_t shift_max_samples = kMaxShiftSamples;
+  std::uint64_t dtw_max_cells = kMaxCompareWork;
+  std::uint64_t shift_max_samples = kMaxCompareWork;
 };
 
 // The work compare() will do with these settings (before any narrowing), and its inputs.
@@ -79,9 +81,9 @@ Comparison compare(const Series& a, const Series& b, const CompareSettings& sett
 
 // The pieces, each tested against closed forms.
 double wrap_angle(double x);  // into (−π, π]
-double pearson_r(const std::vector<double>& a, const std::vector<double>& b);
+double pearson_r(std::span<const double> a, std::span<const double> b);
 // Any window: one of n − 1 or more is the whole matrix.
-double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>& b, std::size_t window);
+double dtw_mean_distance(std::span<const double> a, std::span<const double> b, std::size_t window);
 // RMSE of A(t) against B(t + s) over A's samples with t + s in B's span (NaN if none).
 double rmse_at_shift(const Series& a, const Series& b, double s, bool angle);
 

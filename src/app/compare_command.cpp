@@ -239,51 +239,56 @@ void check_unreadable(const CompareOptions& o, const SeriesFile& A, const Series
   }
 }
 
-// The DTW band each pair may fill: kMaxDtwCells in all. A window asked for (--dtw-window)
-// is computed as asked or refused; the default one is narrowed where the series together
-// would need more, each pair getting an equal share of what the smaller ones leave.
+// The shift search's samples of every pair; its share of kMaxCompareWork, or the --max-shift
+// is refused (saying the largest that fits).
+std::uint64_t shift_work(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
+                         std::vector<scenario::Diagnostic>& problems) {
+  double total = 0.0, per_second = 0.0, fixed = 0.0;
+  for (const analysis::CompareCost& c : costs) {
+    total += static_cast<double>(c.shift_samples);
+    per_second += 2.0 * static_cast<double>(c.samples) / c.interval;
+    fixed += 50.0 * static_cast<double>(c.samples);  // the grid's middle and the golden section
+  }
+  const auto budget = static_cast<double>(analysis::kMaxCompareWork);
+  if (total <= budget) return static_cast<std::uint64_t>(total);
+  const double largest = std::max(0.0, (budget - fixed) / per_second);
+  problems.push_back({"sim compare", 0, 0,
+                      "--max-shift " + format_value(o.max_shift) + " over these " + std::to_string(costs.size()) +
+                          " series evaluates about " + format_value(total, 3) + " samples (each shift on A's sample grid, "
+                          "over the samples compared), more than the " + std::to_string(analysis::kMaxCompareWork) +
+                          " DTW cells and shift samples one comparison computes: give at most --max-shift " +
+                          format_value(largest, 3) + ", or compare fewer series (--series)"});
+  return 0;
+}
+
+// The DTW band each pair may fill: what the shift search leaves of kMaxCompareWork. A window
+// asked for (--dtw-window) is computed as asked or refused; the default one is narrowed where
+// the series together would need more, each pair getting an equal share of what the smaller
+// ones leave.
 std::vector<std::uint64_t> dtw_shares(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
-                                      std::vector<scenario::Diagnostic>& problems) {
+                                      std::uint64_t budget, std::vector<scenario::Diagnostic>& problems) {
   std::uint64_t total = 0;
-  for (const analysis::CompareCost& c : costs) total += std::min(c.dtw_cells, analysis::kMaxDtwCells + 1);
-  std::vector<std::uint64_t> share(costs.size(), analysis::kMaxDtwCells);
-  if (total <= analysis::kMaxDtwCells) return share;
+  for (const analysis::CompareCost& c : costs) total += std::min(c.dtw_cells, analysis::kMaxCompareWork + 1);
+  std::vector<std::uint64_t> share(costs.size(), budget);
+  if (total <= budget) return share;
   if (o.dtw_window) {
     problems.push_back({"sim compare", 0, 0,
                         "--dtw-window " + format_value(*o.dtw_window) + " over these " + std::to_string(costs.size()) +
-                            " series takes more than " + std::to_string(analysis::kMaxDtwCells) +
-                            " DTW cells (samples × (2 × window in samples + 1)), the most one comparison computes: give a "
-                            "narrower --dtw-window, or compare fewer series (--series)"});
+                            " series takes more than " + std::to_string(budget) +
+                            " DTW cells (samples × (2 × window in samples + 1)), what one comparison computes" +
+                            (budget < analysis::kMaxCompareWork ? " besides its shift search" : "") +
+                            ": give a narrower --dtw-window, or compare fewer series (--series)"});
     return share;
   }
   std::vector<std::size_t> order(costs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return costs[x].dtw_cells < costs[y].dtw_cells; });
-  std::uint64_t left = analysis::kMaxDtwCells;
+  std::uint64_t left = budget;
   for (std::size_t k = 0; k < order.size(); ++k) {
     share[order[k]] = std::min(costs[order[k]].dtw_cells, left / (order.size() - k));
     left -= share[order[k]];
   }
   return share;
-}
-
-// The shift search's samples: kMaxShiftSamples in all, or the --max-shift is refused.
-void check_shift_budget(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
-                        std::vector<scenario::Diagnostic>& problems) {
-  double total = 0.0, per_second = 0.0, fixed = 0.0;
-  for (const analysis::CompareCost& c : costs) {
-    total += static_cast<double>(c.shift_samples);
-    per_second += 2.0 * static_cast<double>(c.samples) / c.interval;
-    fixed += 63.0 * static_cast<double>(c.samples);
-  }
-  if (total <= static_cast<double>(analysis::kMaxShiftSamples)) return;
-  const double largest = std::max(0.0, (static_cast<double>(analysis::kMaxShiftSamples) - fixed) / per_second);
-  problems.push_back({"sim compare", 0, 0,
-                      "--max-shift " + format_value(o.max_shift) + " over these " + std::to_string(costs.size()) +
-                          " series evaluates about " + format_value(total, 3) + " samples (each shift on A's sample grid, "
-                          "over the samples compared), more than the " + std::to_string(analysis::kMaxShiftSamples) +
-                          " one comparison computes: give at most --max-shift " + format_value(largest, 3) +
-                          ", or compare fewer series (--series)"});
 }
 
 // B's series in A's units (a copy, or B's own values where it is their last use).
@@ -325,8 +330,8 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
     }
   }
   if (!problems.empty()) return report(problems), false;
-  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, problems);
-  check_shift_budget(o, costs, problems);
+  const std::uint64_t shifting = shift_work(o, costs, problems);
+  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, analysis::kMaxCompareWork - shifting, problems);
   if (!problems.empty()) return report(problems), false;
 
   std::size_t narrowed = 0;
@@ -349,8 +354,9 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
   if (narrowed > 0)
     std::fprintf(stderr,
                  "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
-                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)); each series' window is in the report\n",
-                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxDtwCells));
+                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)) and shift samples; each series' "
+                 "window is in the report\n",
+                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxCompareWork));
 
   return true;
 }

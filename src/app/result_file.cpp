@@ -293,6 +293,13 @@ const std::vector<double>& ResultFile::time() {
   return *time_;
 }
 
+std::vector<double> ResultFile::take_time() {
+  time();
+  std::vector<double> out = std::move(*time_);
+  time_.reset();
+  return out;
+}
+
 std::vector<double> ResultFile::read(const ResultDataset& d) {
   spend(d);
   std::vector<double> values(static_cast<std::size_t>(d.claimed_values()));

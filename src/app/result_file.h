@@ -122,6 +122,8 @@ class ResultFile {
   // /time, read once: finite and strictly increasing. Throws ResultError naming the first row
   // that is not (lenient files too: the caller decides what to show).
   const std::vector<double>& time();
+  // time(), moved out to the caller: a later time() reads it again.
+  std::vector<double> take_time();
   // Every value of `d` as doubles, row by row; throws ResultError if read_problem() is not
   // empty, if the decoding budget is spent, or if HDF5 cannot read it.
   std::vector<double> read(const ResultDataset& d);

@@ -307,7 +307,9 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
   std::sort(order.begin(), order.end());
   order.erase(std::unique(order.begin(), order.end()), order.end());
   ResultFile& result = *file.result;
-  const std::vector<double>& time = result.time();
+  // The times move out of the reader into the series (the last takes them, the others copy):
+  // a series of 10^6 samples is not held three times.
+  std::vector<double> time = result.take_time();
   const auto count = static_cast<std::size_t>(std::count(file.loaded.begin(), file.loaded.end(), true)) + order.size();
   if (!time.empty() && count > kMaxSeriesValues / time.size())
     throw InputError({{file.path, 0, 0,
@@ -318,7 +320,8 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
   std::string dataset;  // the dataset last read, and its values: the columns of one follow each other
   std::vector<double> block;
   std::size_t columns = 1;
-  for (const std::size_t i : order) {
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const std::size_t i = order[n];
     const SeriesFile::Source& source = file.sources[i];
     try {
       if (source.dataset != dataset) {
@@ -335,10 +338,14 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
     }
     analysis::Series& s = file.series[i];
     file.loaded[i] = true;
-    s.time = time;
-    s.values.resize(time.size());
+    if (columns == 1) {  // the values as read
+      s.values = std::move(block);
+      dataset.clear();
+    } else {
+      s.values.resize(time.size());
+      for (std::size_t k = 0; k < time.size(); ++k) s.values[k] = block[k * columns + source.column];
+    }
     for (std::size_t k = 0; k < time.size(); ++k) {
-      s.values[k] = block[k * columns + source.column];
       if (!std::isfinite(s.values[k]) && problems.size() < scenario::kMaxCsvProblems) {
         problems.push_back({file.path, 0, 0,
                             "series " + s.name + ": " + source.dataset + "[" + std::to_string(k) +
@@ -348,6 +355,8 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
         break;
       }
     }
+    if (n + 1 < order.size()) s.time = time;
+    else s.time = std::move(time);
   }
   if (!problems.empty()) throw InputError(problems);
 }

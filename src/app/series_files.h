@@ -34,10 +34,11 @@ namespace uwsim::app {
 
 class ResultFile;
 
-// Values of series read from one result file in all (16 MiB of doubles; each series also
-// keeps its copy of the times, so twice that in memory): a series of 2 million samples, or
-// 69 series of a 10-minute run at 50 Hz.
-inline constexpr std::size_t kMaxSeriesValues = std::size_t{1} << 21;
+// Values of series read from one result file in all (8 MiB of doubles; each series also
+// keeps its copy of the times, so twice that in memory, and compare works on copies of a
+// pair's samples): a series of a million samples (5.8 h at 50 Hz), or 34 series of a
+// 10-minute run at 50 Hz. Compare holds two files' worth, within 100 MB.
+inline constexpr std::size_t kMaxSeriesValues = std::size_t{1} << 20;
 // Series one result file may list (columns of all its datasets).
 inline constexpr std::size_t kMaxSeriesPerFile = std::size_t{1} << 17;
 

@@ -236,13 +236,13 @@ TEST_CASE("compare: DTW fills at most dtw_max_cells — an asked window beyond t
   CHECK_THROWS_WITH_AS(analysis::compare(a, b, s), doctest::Contains("the widest window within them is 0.49 s"), std::length_error);
   s.dtw_window = 1e300;  // the whole matrix, far beyond
   CHECK_THROWS_AS(analysis::compare(a, b, s), std::length_error);
-  // The shift search: (2·steps + 1 + 62) · n samples at most.
+  // The shift search: (2·steps + 1 + 49) · n samples at most.
   analysis::CompareSettings shift;
   shift.dtw_window = 0.1;
   shift.max_shift = 1e300;
   shift.shift_max_samples = 10'000'000;
   CHECK_THROWS_WITH_AS(analysis::compare(a, b, shift), doctest::Contains("the largest shift within them is"), std::length_error);
-  shift.max_shift = 0.3;  // 61 + 62 shifts of 10 001 samples
+  shift.max_shift = 0.3;  // 61 + 49 shifts of 10 001 samples
   const analysis::Comparison found = analysis::compare(a, b, shift);
   CHECK(found.shift == doctest::Approx(0.2).epsilon(1e-3));
 }

@@ -317,7 +317,7 @@ TEST_CASE("result files: a series holding NaN or inf is an error where it would 
   CHECK(sim("compare a.h5 a.h5 --series ok", dir).exit_code == 0);
 }
 
-TEST_CASE("result files: compare reads at most 2^21 values of series from a file, and says how to choose fewer") {
+TEST_CASE("result files: compare reads at most 2^20 values of series from a file, and says how to choose fewer") {
   const fs::path dir = uwsim::test::fresh_dir("series_budget");
   const std::size_t n = 300'000;  // 8 series: 2.4 million values
   {
@@ -327,7 +327,7 @@ TEST_CASE("result files: compare reads at most 2^21 values of series from a file
   }
   Run r = sim("compare a.h5 a.h5", dir);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.output, "a.h5: error: 8 series of 300000 samples: sim reads at most 2097152 values of series from one result file"));
-  r = sim("compare a.h5 a.h5 --series v/0 --series v/1 --series v/2 --series v/3 --series v/4 --series v/5", dir);
-  CHECK(r.exit_code == 0);  // 1.8 million values
+  CHECK(has(r.output, "a.h5: error: 8 series of 300000 samples: sim reads at most 1048576 values of series from one result file"));
+  r = sim("compare a.h5 a.h5 --series v/0 --series v/1 --series v/2", dir);
+  CHECK(r.exit_code == 0);  // 900 000 values
 }
