@@ -40,9 +40,9 @@
 namespace uwsim::analysis {
 
 // What one `sim compare` computes at most, DTW cells and shift samples together, in all its
-// series: some 0.3 s on this project's machines (3 ns a DTW cell, 4 ns a shift sample), so
+// series: some 0.25 s on this project's machines (3 ns a DTW cell, 4 ns a shift sample), so
 // that with the largest CSV it may read (0.4 s) it stays within a second.
-inline constexpr std::uint64_t kMaxCompareWork = 100'000'000;
+inline constexpr std::uint64_t kMaxCompareWork = 80'000'000;
 
 struct CompareSettings {
   bool angle = false;           // wrap errors to (−π, π]

@@ -270,9 +270,12 @@ const std::vector<double>& ResultFile::time() {
   const Handle set(H5Oopen_by_addr(file_.get(), t->address), H5Oclose);
   const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
   if (!space.ok()) throw ResultError(path_, "/time", "cannot be read");
-  // Block by block, so that a claimed length costs memory only as far as it holds times.
+  // Block by block, checked as it goes: the first bad time ends the read. The room is taken at
+  // once (the claim is at most kMaxResultRows, read_problem: 32 MiB), so that growing never
+  // holds two copies.
   constexpr hsize_t kBlock = 1 << 16;
   std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(t->dims[0]));
   for (hsize_t start = 0; start < t->dims[0]; start += kBlock) {
     const hsize_t count = std::min(kBlock, t->dims[0] - start);
     const Handle memory(H5Screate_simple(1, &count, nullptr), H5Sclose);

@@ -248,15 +248,15 @@ TEST_CASE("compare inputs: DTW and the shift search on 200 001 samples stay with
   const nlohmann::json s = nlohmann::json::parse(read(dir / "r.json"))["series"][0];
   const double window_samples = s["dtw_window"].get<double>() / 0.01;
   CHECK(n * (2 * window_samples + 1) <= static_cast<double>(uwsim::analysis::kMaxCompareWork));
-  CHECK(window_samples >= 240);  // (10^8 / 200 001 − 1) / 2 = 249: the widest that fits
+  CHECK(window_samples >= 190);  // (8·10^7 / 200 001 − 1) / 2 = 199: the widest that fits
   // A window asked for beyond the budget is refused, saying the widest within it.
   r = sim("compare a.h5 b.h5 --dtw-window 100", dir);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.output, "--dtw-window 100 over these 1 series takes more than 100000000 DTW cells"));
+  CHECK(has(r.output, "--dtw-window 100 over these 1 series takes more than 80000000 DTW cells"));
   r = sim("compare a.h5 b.h5 --dtw-window 1 --max-shift 1e300", dir);
   CHECK(r.exit_code == 2);  // was: a shift grid of 10^302 steps
-  // (10^8 − 50 · 200 001) / (2 · 200 001 / 0.01 s) = 2.25 s
-  CHECK(has(r.output, "DTW cells and shift samples one comparison computes: give at most --max-shift 2.2"));
+  // (8·10^7 − 50 · 200 001) / (2 · 200 001 / 0.01 s) = 1.75 s
+  CHECK(has(r.output, "DTW cells and shift samples one comparison computes: give at most --max-shift 1.75"));
   r = sim("compare a.h5 b.h5 --dtw-window 1 --max-shift 0.5 --format json -o r.json", dir);
   CHECK(r.exit_code == 0);
   CHECK(nlohmann::json::parse(read(dir / "r.json"))["series"][0]["shift"].get<double>() == doctest::Approx(0.3).epsilon(1e-3));
