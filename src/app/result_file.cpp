@@ -50,8 +50,6 @@ hid_t open_checked(const std::string& path) {
   H5set_free_list_limits(4 << 20, 1 << 20, 4 << 20, 1 << 20, 4 << 20, 1 << 20);
   if (const std::string why = scenario::input_file_problem(path); !why.empty()) throw ResultError(path, "", why);
   if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultError(path, "", "not an HDF5 file");
-  // Default file locking refuses a file another process still has open for writing; that is
-  // the safe answer, since its metadata may be half-written.
   // A small metadata cache: HDF5's default lets it grow to 32 MB and beyond while thousands
   // of datasets' chunk indices pass through it once each.
   const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -67,6 +65,8 @@ hid_t open_checked(const std::string& path) {
     // HDF5 sets up the 521 slots of its default at every open.
     H5Pset_cache(access.get(), 0, 13, 1 << 20, 1.0);
   }
+  // Default file locking refuses a file another process still has open for writing; that is
+  // the safe answer, since its metadata may be half-written.
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.ok() ? access.get() : H5P_DEFAULT);
   if (file < 0) throw ResultError(path, "", "cannot open the HDF5 file (is sim still writing it?)");
   return file;
@@ -308,6 +308,20 @@ std::vector<double> ResultFile::read(const ResultDataset& d) {
   std::vector<double> values(static_cast<std::size_t>(d.claimed_values()));
   const Handle set(H5Oopen_by_addr(file_.get(), d.address), H5Oclose);
   if (!set.ok() || (!values.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0))
+    throw ResultError(path_, d.path, "cannot be read");
+  return values;
+}
+
+std::vector<double> ResultFile::read_column(const ResultDataset& d, std::uint64_t column) {
+  spend(d);  // its chunks are inflated whole
+  const Handle set(H5Oopen_by_addr(file_.get(), d.address), H5Oclose);
+  const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
+  if (!space.ok() || d.dims.size() != 2 || column >= d.dims[1]) throw ResultError(path_, d.path, "cannot be read");
+  const hsize_t start[2] = {0, column}, count[2] = {d.dims[0], 1};
+  const Handle memory(H5Screate_simple(2, count, nullptr), H5Sclose);
+  std::vector<double> values(static_cast<std::size_t>(d.rows()));
+  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+      (!values.empty() && H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()) < 0))
     throw ResultError(path_, d.path, "cannot be read");
   return values;
 }

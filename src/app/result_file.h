@@ -127,6 +127,8 @@ class ResultFile {
   // Every value of `d` as doubles, row by row; throws ResultError if read_problem() is not
   // empty, if the decoding budget is spent, or if HDF5 cannot read it.
   std::vector<double> read(const ResultDataset& d);
+  // One column of a 2-D dataset (the whole dataset counts against the budget).
+  std::vector<double> read_column(const ResultDataset& d, std::uint64_t column);
   // Rows 0, stride, 2·stride, … and the last row of `d`, row by row (the whole dataset counts
   // against the budget: its chunks are inflated whole).
   std::vector<double> read_every(const ResultDataset& d, std::uint64_t stride);

@@ -299,6 +299,9 @@ SeriesFile open_series_file(const std::string& path, const CsvSettings& csv) {
   return is_hdf5(path) ? open_result(path) : read_csv(path, csv);
 }
 
+// A dataset of at most this many values is read whole (16 MiB), a wider one column by column.
+constexpr std::uint64_t kWholeDatasetValues = std::uint64_t{1} << 21;
+
 void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
   if (!file.is_result) return;
   std::vector<std::size_t> order;
@@ -328,9 +331,11 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
         dataset.clear();
         const ResultDataset* d = result.find(source.dataset);
         if (d == nullptr) throw ResultError(file.path, source.dataset, "is not in the file");
-        block = result.read(*d);
-        columns = static_cast<std::size_t>(d->columns());
-        dataset = source.dataset;
+        // A wide dataset is read a column at a time: its memory, not only the series', counts.
+        const bool whole = d->claimed_values() <= kWholeDatasetValues;
+        block = whole ? result.read(*d) : result.read_column(*d, source.column);
+        columns = whole ? static_cast<std::size_t>(d->columns()) : 1;
+        if (whole) dataset = source.dataset;
       }
     } catch (const ResultError& e) {
       problems.push_back({file.path, 0, 0, e.object() + ": " + e.problem()});
@@ -345,11 +350,12 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
       s.values.resize(time.size());
       for (std::size_t k = 0; k < time.size(); ++k) s.values[k] = block[k * columns + source.column];
     }
+    const bool two_d = result.find(source.dataset)->dims.size() == 2;
     for (std::size_t k = 0; k < time.size(); ++k) {
       if (!std::isfinite(s.values[k]) && problems.size() < scenario::kMaxCsvProblems) {
         problems.push_back({file.path, 0, 0,
                             "series " + s.name + ": " + source.dataset + "[" + std::to_string(k) +
-                                (columns > 1 ? ", " + std::to_string(source.column) : "") + "] is " +
+                                (two_d ? ", " + std::to_string(source.column) : "") + "] is " +
                                 (std::isnan(s.values[k]) ? "nan" : s.values[k] > 0 ? "inf" : "-inf") + " (at t = " +
                                 scenario::to_text(time[k]) + " s): values must be finite"});
         break;
