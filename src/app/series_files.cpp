@@ -299,8 +299,24 @@ SeriesFile open_series_file(const std::string& path, const CsvSettings& csv) {
   return is_hdf5(path) ? open_result(path) : read_csv(path, csv);
 }
 
+namespace {
+
+// "series v/1: /v[2, 1] is inf (at t = 0.2 s): values must be finite", for the first such value.
+std::optional<std::string> non_finite(const analysis::Series& s, const std::vector<double>& time, const SeriesFile::Source& source,
+                                      bool two_d) {
+  const auto k = static_cast<std::size_t>(std::find_if(s.values.begin(), s.values.end(), [](double v) { return !std::isfinite(v); }) -
+                                          s.values.begin());
+  if (k == s.values.size()) return std::nullopt;
+  const double v = s.values[k];
+  return "series " + s.name + ": " + source.dataset + "[" + std::to_string(k) + (two_d ? ", " + std::to_string(source.column) : "") +
+         "] is " + (std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf") + " (at t = " + scenario::to_text(time[k]) +
+         " s): values must be finite";
+}
+
 // A dataset of at most this many values is read whole (16 MiB), a wider one column by column.
 constexpr std::uint64_t kWholeDatasetValues = std::uint64_t{1} << 21;
+
+}  // namespace
 
 void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
   if (!file.is_result) return;
@@ -350,17 +366,8 @@ void load_series(SeriesFile& file, const std::vector<std::size_t>& wanted) {
       s.values.resize(time.size());
       for (std::size_t k = 0; k < time.size(); ++k) s.values[k] = block[k * columns + source.column];
     }
-    const bool two_d = result.find(source.dataset)->dims.size() == 2;
-    for (std::size_t k = 0; k < time.size(); ++k) {
-      if (!std::isfinite(s.values[k]) && problems.size() < scenario::kMaxCsvProblems) {
-        problems.push_back({file.path, 0, 0,
-                            "series " + s.name + ": " + source.dataset + "[" + std::to_string(k) +
-                                (two_d ? ", " + std::to_string(source.column) : "") + "] is " +
-                                (std::isnan(s.values[k]) ? "nan" : s.values[k] > 0 ? "inf" : "-inf") + " (at t = " +
-                                scenario::to_text(time[k]) + " s): values must be finite"});
-        break;
-      }
-    }
+    if (problems.size() < scenario::kMaxCsvProblems)
+      if (const auto bad = non_finite(s, time, source, result.find(source.dataset)->dims.size() == 2)) problems.push_back({file.path, 0, 0, *bad});
     if (n + 1 < order.size()) s.time = time;
     else s.time = std::move(time);
   }
