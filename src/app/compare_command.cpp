@@ -1,7 +1,6 @@
 #include "app/compare_command.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -396,7 +395,8 @@ std::string unit_conversion_list() {
 std::string plot_file_name(const std::string& series) {
   std::string file;
   for (const unsigned char c : series) {
-    if (std::isalnum(c) || c == '_' || c == '-') file += static_cast<char>(c);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';  // ASCII, in any locale
+    if (plain) file += static_cast<char>(c);
     else if (c == '/') file += '.';
     else {
       char hex[4];
