@@ -334,8 +334,7 @@ std::vector<double> ResultFile::read_every(const ResultDataset& d, std::uint64_t
   if (d.rows() == 0) return {};
   stride = std::max<std::uint64_t>(stride, 1);
   const Handle set(H5Oopen_by_addr(file_.get(), d.address), H5Oclose);
-  const Handle space(set.ok() ? H5Dget_space(set.get()) : -1, H5Sclose);
-  if (!space.ok()) throw ResultError(path_, d.path, "cannot be read");
+  if (!set.ok()) throw ResultError(path_, d.path, "cannot be read");
   const std::uint64_t columns = d.columns(), strided = (d.rows() - 1) / stride + 1;
   const bool last_apart = (d.rows() - 1) % stride != 0;
   std::vector<double> values(static_cast<std::size_t>((strided + (last_apart ? 1 : 0)) * columns));
@@ -352,6 +351,8 @@ std::vector<double> ResultFile::read_every(const ResultDataset& d, std::uint64_t
   }
   // Two regular selections (the strided rows, then the last), each read on its own: HDF5
   // reads a regular hyperslab directly, a union of two through a tree of spans.
+  const Handle space(H5Dget_space(set.get()), H5Sclose);
+  if (!space.ok()) throw ResultError(path_, d.path, "cannot be read");
   const auto read_rows = [&](hsize_t first, hsize_t step, hsize_t count, double* into) {
     std::vector<hsize_t> start(d.dims.size(), 0), steps(d.dims.size(), 1), counts = d.dims;
     start[0] = first, steps[0] = step, counts[0] = count;
