@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <stdexcept>
+#include <string>
 
 namespace uwsim::analysis {
 
@@ -26,21 +29,60 @@ Overlap overlap(const Series& a, const Series& b, double s) {
   return o;
 }
 
-double median_interval(const std::vector<double>& t) {
+// Finite and strictly increasing, or the searches below would leave the arrays.
+void check_times(const Series& s, const char* which) {
+  for (std::size_t k = 0; k < s.time.size(); ++k)
+    if (!std::isfinite(s.time[k]) || (k > 0 && !(s.time[k] > s.time[k - 1])))
+      throw std::invalid_argument(std::string(which) + "'s times are not finite and increasing (sample " + std::to_string(k) + ")");
+}
+
+std::string text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
+}
+
+// The window in samples: w = round(window / dt), any w ≥ n − 1 being the whole matrix.
+std::size_t window_samples(double window, double dt, std::size_t n) {
+  const double ratio = window / dt;
+  return ratio < static_cast<double>(n - 1) ? static_cast<std::size_t>(std::llround(ratio)) : n - 1;
+}
+
+std::uint64_t band_cells(std::size_t n, std::size_t w) { return static_cast<std::uint64_t>(n) * (2 * static_cast<std::uint64_t>(w) + 1); }
+
+// RMSE evaluations of the shift search besides its grid (compare_metrics.h).
+constexpr double kSearchEvaluations = 49.0;
+
+// The grid of the shift search, k·dt for k in [first, last]: only where the spans can overlap
+// (one step more each way, so that no shift compare() would have found is left out).
+struct ShiftGrid {
+  double first = 0.0, last = -1.0;
+  double evaluations(std::size_t n) const { return (last - first + 1.0 + kSearchEvaluations) * static_cast<double>(n); }
+};
+ShiftGrid shift_grid(const Series& a, const Series& b, double max_shift, double dt) {
+  const double steps = std::ceil(max_shift / dt);
+  return {std::max(-steps, std::floor((b.time.front() - a.time.back()) / dt) - 1.0),
+          std::min(steps, std::ceil((b.time.back() - a.time.front()) / dt) + 1.0)};
+}
+
+double median_interval(std::span<const double> t) {
   std::vector<double> d(t.size() - 1);
   for (std::size_t k = 0; k + 1 < t.size(); ++k) d[k] = t[k + 1] - t[k];
   std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
   return d[d.size() / 2];
 }
 
-// B at A's times of `o` (shifted by s), brought to A's branch for angles.
+// B at A's time k (shifted by s), brought to A's branch for angles; `hint` as for value_at.
+double b_at(const Series& a, const Series& b, std::size_t k, double s, bool angle, std::size_t& hint) {
+  const double v = value_at(b, std::clamp(a.time[k] + s, b.time.front(), b.time.back()), hint);
+  return angle ? a.values[k] + wrap_angle(v - a.values[k]) : v;
+}
+
+// B at A's times of `o` (shifted by s).
 std::vector<double> b_on_a(const Series& a, const Series& b, const Overlap& o, double s, bool angle) {
   std::vector<double> out(o.last - o.first);
   std::size_t hint = 0;
-  for (std::size_t k = o.first; k < o.last; ++k) {
-    const double v = value_at(b, std::clamp(a.time[k] + s, b.time.front(), b.time.back()), hint);
-    out[k - o.first] = angle ? a.values[k] + wrap_angle(v - a.values[k]) : v;
-  }
+  for (std::size_t k = o.first; k < o.last; ++k) out[k - o.first] = b_at(a, b, k, s, angle, hint);
   return out;
 }
 
@@ -53,7 +95,7 @@ double wrap_angle(double x) {
   return y - std::numbers::pi;
 }
 
-double pearson_r(const std::vector<double>& a, const std::vector<double>& b) {
+double pearson_r(std::span<const double> a, std::span<const double> b) {
   const std::size_t n = a.size();
   double ma = 0.0, mb = 0.0;
   for (std::size_t k = 0; k < n; ++k) ma += a[k], mb += b[k];
@@ -68,11 +110,11 @@ double pearson_r(const std::vector<double>& a, const std::vector<double>& b) {
   return sab / std::sqrt(saa * sbb);
 }
 
-double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>& b, std::size_t window) {
+double dtw_mean_distance(std::span<const double> a, std::span<const double> b, std::size_t window) {
   const std::size_t n = a.size(), m = b.size();
   if (n == 0 || m == 0) return kNaN;
-  // The band must reach the corner (n−1, m−1).
-  const std::size_t w = std::max(window, n > m ? n - m : m - n);
+  // The band must reach the corner (n−1, m−1); beyond max(n, m) − 1 it is the whole matrix.
+  const std::size_t w = std::min(std::max(window, n > m ? n - m : m - n), std::max(n, m) - 1);
   const double inf = std::numeric_limits<double>::infinity();
   // Row i holds columns j in [i − w, i + w] ∩ [0, m): cost D and path length L, two rows kept.
   const std::size_t width = 2 * w + 1;
@@ -110,26 +152,72 @@ double dtw_mean_distance(const std::vector<double>& a, const std::vector<double>
 double rmse_at_shift(const Series& a, const Series& b, double s, bool angle) {
   const Overlap o = overlap(a, b, s);
   if (o.last == o.first) return kNaN;
-  const std::vector<double> bv = b_on_a(a, b, o, s, angle);
-  double sum = 0.0;
-  for (std::size_t k = o.first; k < o.last; ++k) sum += (bv[k - o.first] - a.values[k]) * (bv[k - o.first] - a.values[k]);
+  double sum = 0.0;  // summed as it goes: the search calls this some hundred times
+  std::size_t hint = 0;
+  for (std::size_t k = o.first; k < o.last; ++k) {
+    const double e = b_at(a, b, k, s, angle, hint) - a.values[k];
+    sum += e * e;
+  }
   return std::sqrt(sum / static_cast<double>(o.last - o.first));
 }
 
-Comparison compare(const Series& a, const Series& b, const CompareSettings& settings) {
+CompareCost compare_cost(const Series& a, const Series& b, const CompareSettings& settings) {
   if (a.time.size() < 2 || b.time.empty()) throw std::invalid_argument("a series has fewer than 2 samples");
+  check_times(a, "A");
+  check_times(b, "B");
   const Overlap o = overlap(a, b, 0.0);
   const std::size_t n = o.last - o.first;
   if (n < 2)
-    throw std::invalid_argument("the two series share fewer than 2 sample times (A spans " + std::to_string(a.time.front()) +
-                                " to " + std::to_string(a.time.back()) + " s, B " + std::to_string(b.time.front()) + " to " +
-                                std::to_string(b.time.back()) + " s)");
+    throw std::invalid_argument("the two series share fewer than 2 sample times (A spans " + text(a.time.front()) + " to " +
+                                text(a.time.back()) + " s, B " + text(b.time.front()) + " to " + text(b.time.back()) + " s)");
+  CompareCost cost;
+  cost.samples = n;
+  cost.interval = median_interval(std::span(a.time).subspan(o.first, n));
+  const double window = settings.dtw_window.value_or(0.1 * (a.time[o.last - 1] - a.time[o.first]));
+  if (!(window >= 0.0) || !std::isfinite(window)) throw std::invalid_argument("the DTW window must be a finite number ≥ 0");
+  if (!(settings.max_shift >= 0.0) || !std::isfinite(settings.max_shift))
+    throw std::invalid_argument("the largest shift must be a finite number ≥ 0");
+  cost.window = window_samples(window, cost.interval, n);
+  cost.dtw_cells = band_cells(n, cost.window);
+  if (settings.max_shift > 0.0) {
+    const double evaluations = shift_grid(a, b, settings.max_shift, cost.interval).evaluations(n);
+    cost.shift_samples = evaluations < 1.8e19 ? static_cast<std::uint64_t>(evaluations) : UINT64_MAX;
+  }
+  return cost;
+}
+
+Comparison compare(const Series& a, const Series& b, const CompareSettings& settings) {
+  const CompareCost cost = compare_cost(a, b, settings);
+  const Overlap o = overlap(a, b, 0.0);
+  const std::size_t n = cost.samples;
+  const double dt = cost.interval;
   Comparison c;
   c.samples = n;
   c.start = a.time[o.first];
   c.stop = a.time[o.last - 1];
+  // DTW's band within its budget: the diagonal (w = 0) always.
+  std::size_t w = cost.window;
+  if (cost.dtw_cells > settings.dtw_max_cells && w > 0) {
+    const std::uint64_t fits = settings.dtw_max_cells / n;
+    const std::size_t widest = fits > 1 ? static_cast<std::size_t>((fits - 1) / 2) : 0;
+    if (settings.dtw_window)
+      throw std::length_error("DTW within ±" + std::to_string(w) + " samples (" + text(*settings.dtw_window) + " s) of " +
+                              std::to_string(n) + " takes " + std::to_string(cost.dtw_cells) + " cells, more than the " +
+                              std::to_string(settings.dtw_max_cells) + " sim computes; the widest window within them is " +
+                              text(static_cast<double>(widest) * dt) + " s");
+    w = widest;
+    c.dtw_narrowed = true;
+  }
+  if (settings.max_shift > 0.0 && cost.shift_samples > settings.shift_max_samples) {
+    const double per_shift = static_cast<double>(n),
+                 grid = static_cast<double>(settings.shift_max_samples) / per_shift - kSearchEvaluations - 1.0;
+    throw std::length_error("the shift search within ±" + text(settings.max_shift) + " s at steps of " + text(dt) + " s over " +
+                            std::to_string(n) + " samples evaluates " + std::to_string(cost.shift_samples) + " samples, more than the " +
+                            std::to_string(settings.shift_max_samples) + " sim computes; the largest shift within them is " +
+                            text(std::max(0.0, std::floor(grid / 2.0)) * dt) + " s");
+  }
   const std::vector<double> bv = b_on_a(a, b, o, 0.0, settings.angle);
-  const std::vector<double> av(a.values.begin() + static_cast<long>(o.first), a.values.begin() + static_cast<long>(o.last));
+  const std::span<const double> av = std::span(a.values).subspan(o.first, n);  // a view: a series may hold 10^6 samples
   double sum2 = 0.0, sum = 0.0;
   for (std::size_t k = 0; k < n; ++k) {
     const double e = bv[k] - av[k];
@@ -141,15 +229,13 @@ Comparison compare(const Series& a, const Series& b, const CompareSettings& sett
   c.mean_error = sum / static_cast<double>(n);
   c.pearson_r = pearson_r(av, bv);
 
-  const std::vector<double> span_times(a.time.begin() + static_cast<long>(o.first), a.time.begin() + static_cast<long>(o.last));
-  const double dt = median_interval(span_times);
-  c.dtw_window = settings.dtw_window.value_or(0.1 * (c.stop - c.start));
-  c.dtw = dtw_mean_distance(av, bv, static_cast<std::size_t>(std::llround(c.dtw_window / dt)));
+  c.dtw_window = c.dtw_narrowed ? static_cast<double>(w) * dt : settings.dtw_window.value_or(0.1 * (c.stop - c.start));
+  c.dtw = dtw_mean_distance(av, bv, w);
 
   if (settings.max_shift > 0.0) {
     double best_s = 0.0, best = rmse_at_shift(a, b, 0.0, settings.angle);
-    const long steps = static_cast<long>(std::ceil(settings.max_shift / dt));
-    for (long k = -steps; k <= steps; ++k) {
+    const ShiftGrid grid = shift_grid(a, b, settings.max_shift, dt);
+    for (auto k = static_cast<long>(grid.first); k <= static_cast<long>(grid.last); ++k) {
       const double s = std::clamp(static_cast<double>(k) * dt, -settings.max_shift, settings.max_shift);
       const double r = rmse_at_shift(a, b, s, settings.angle);
       if (r < best) best = r, best_s = s;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <numbers>
 #include <optional>
+#include <tuple>
 
 #include "analysis/compare_metrics.h"
 #include "app/exit_codes.h"
@@ -40,17 +41,15 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return p == pattern.size();
 }
 
-// B's unit → A's unit: the factor, if it is one of the few conversions offered.
+constexpr UnitConversion kConversions[] = {
+    {"deg", "rad", std::numbers::pi / 180.0}, {"deg/s", "rad/s", std::numbers::pi / 180.0},
+    {"deg/s^2", "rad/s^2", std::numbers::pi / 180.0}, {"mm", "m", 1e-3}, {"cm", "m", 1e-2},
+    {"mm/s", "m/s", 1e-3}, {"cm/s", "m/s", 1e-2}, {"mA", "A", 1e-3}, {"kN", "N", 1e3}};
+
+// B's unit → A's unit: the factor, if it is one of the conversions offered.
 std::optional<double> conversion(const std::string& from, const std::string& to) {
-  struct Rule {
-    const char *from, *to;
-    double factor;
-  };
-  static const Rule rules[] = {{"deg", "rad", std::numbers::pi / 180.0}, {"deg/s", "rad/s", std::numbers::pi / 180.0},
-                               {"deg/s^2", "rad/s^2", std::numbers::pi / 180.0}, {"mm", "m", 1e-3}, {"cm", "m", 1e-2},
-                               {"mm/s", "m/s", 1e-3}, {"cm/s", "m/s", 1e-2}, {"mA", "A", 1e-3}, {"kN", "N", 1e3}};
   if (from == to) return 1.0;
-  for (const Rule& r : rules)
+  for (const UnitConversion& r : kConversions)
     if (from == r.from && to == r.to) return r.factor;
   return std::nullopt;
 }
@@ -65,11 +64,13 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
   std::size_t width = 6;
   for (const Pair& p : pairs) width = std::max(width, p.a->name.size());
   const bool shift = o.max_shift > 0.0;
+  const bool windows_differ = std::any_of(pairs.begin(), pairs.end(), [&](const Pair& p) { return p.result.dtw_window != pairs.front().result.dtw_window; });
   std::string out = "A: " + o.a + "\nB: " + o.b + "\nB − A at A's samples within both spans; DTW: mean |a − b| along the warping path\n\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-*s  %-8s %8s %16s %11s %11s %11s %8s %11s", static_cast<int>(width), "series", "units",
                 "samples", "span [s]", "RMSE", "max |e|", "mean e", "R", "DTW");
   out += line;
+  if (windows_differ) out += "  window [s]";
   if (shift) out += "   shift [s]  RMSE@shift";
   out += "\n";
   for (const Pair& p : pairs) {
@@ -80,6 +81,10 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
                   format_value(c.max_error, 4).c_str(), format_value(c.mean_error, 4).c_str(), format_value(c.pearson_r, 4).c_str(),
                   format_value(c.dtw, 4).c_str());
     out += line;
+    if (windows_differ) {
+      std::snprintf(line, sizeof line, " %11s", format_value(c.dtw_window, 4).c_str());
+      out += line;
+    }
     if (shift) {
       std::snprintf(line, sizeof line, " %11s %11s", format_value(c.shift, 4).c_str(), format_value(c.rmse_at_shift, 4).c_str());
       out += line;
@@ -87,7 +92,7 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
     out += "\n";
   }
   if (!pairs.empty())
-    out += "\nDTW window: " + format_value(pairs.front().result.dtw_window, 4) + " s" +
+    out += "\nDTW window: " + (windows_differ ? std::string("per series, as listed") : format_value(pairs.front().result.dtw_window, 4) + " s") +
            (shift ? "; shift searched within ±" + format_value(o.max_shift, 4) + " s (> 0: B lags A)" : "") + "\n";
   return out;
 }
@@ -96,7 +101,7 @@ std::string csv(const std::vector<Pair>& pairs) {
   std::string out = "series,units,samples,start,stop,rmse,max_error,mean_error,pearson_r,dtw,dtw_window,shift,rmse_at_shift\n";
   for (const Pair& p : pairs) {
     const analysis::Comparison& c = p.result;
-    out += p.a->name + "," + p.a->units + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
+    out += csv_field(p.a->name) + "," + csv_field(p.a->units) + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
            json_number(c.rmse) + "," + json_number(c.max_error) + "," + json_number(c.mean_error) + "," +
            (std::isfinite(c.pearson_r) ? json_number(c.pearson_r) : "nan") + "," + json_number(c.dtw) + "," +
            json_number(c.dtw_window) + "," + (c.has_shift ? json_number(c.shift) : "") + "," +
@@ -143,19 +148,272 @@ void report(const std::vector<scenario::Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
 }
 
+// "a, b, c and 12 more".
+std::string listing(const std::vector<std::string>& items, std::size_t shown = 20) {
+  std::string list;
+  for (std::size_t i = 0; i < std::min(items.size(), shown); ++i) list += (i ? ", " : "") + items[i];
+  if (items.size() > shown) list += " and " + std::to_string(items.size() - shown) + " more";
+  return list;
+}
+
+using Chosen = std::vector<std::pair<std::size_t, std::size_t>>;  // (A's series, B's series)
+
+// The series of `file` named `name` or under `name/` (the columns of a dataset of that name).
+std::vector<std::size_t> named_or_under(const SeriesFile& file, const std::string& name) {
+  std::vector<std::size_t> out;
+  if (const long i = file.index_of(name); i >= 0) out.push_back(static_cast<std::size_t>(i));
+  const std::string prefix = name + "/";
+  for (auto it = file.index.lower_bound(prefix); it != file.index.end() && it->first.starts_with(prefix); ++it)
+    out.push_back(it->second);
+  return out;
+}
+
+// Why A's (or B's) series `name` cannot be read, if it is one of the file's unreadable ones.
+const UnreadableSeries* unreadable(const SeriesFile& file, const std::string& name) {
+  for (const UnreadableSeries& u : file.unreadable)
+    if (name == u.name || name.starts_with(u.name + "/")) return &u;
+  return nullptr;
+}
+
+// --map pairs, then equal names (those matching --series, if given). An index per file keeps
+// this linear in the number of series.
+Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems,
+              std::vector<std::string>& unmatched) {
+  const auto error = [&](const std::string& message) { problems.push_back({"sim compare", 0, 0, message}); };
+  const auto wanted = [&](const std::string& name) {
+    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
+  };
+  Chosen chosen;
+  std::vector<bool> mapped(B.series.size(), false);
+  for (const std::string& m : o.maps) {
+    const auto eq = m.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
+      error("--map " + m + ": expected A_NAME=B_NAME");
+      continue;
+    }
+    const std::string an = m.substr(0, eq), bn = m.substr(eq + 1);
+    const long ia = A.index_of(an), ib = B.index_of(bn);
+    for (const auto& [index, name, file, which] : {std::tuple{ia, an, &A, "A"}, std::tuple{ib, bn, &B, "B"}}) {
+      if (index >= 0) continue;
+      const UnreadableSeries* u = unreadable(*file, name);
+      error("--map " + m + ": " + (u ? std::string(which) + "'s " + u->name + " (" + file->path + ") " + u->why : not_found(name, *file, which)));
+    }
+    if (ia >= 0 && ib >= 0) chosen.emplace_back(ia, ib), mapped[static_cast<std::size_t>(ib)] = true;
+  }
+  for (const std::string& pattern : o.series)
+    if (std::none_of(A.series.begin(), A.series.end(), [&](const Series& s) { return glob_match(pattern, s.name); }))
+      error("--series " + pattern + ": " + not_found(pattern, A, "A"));
+  for (std::size_t ib = 0; ib < B.series.size(); ++ib) {
+    if (mapped[ib]) continue;
+    const long ia = A.index_of(B.series[ib].name);
+    if (ia < 0) {
+      if (!B.is_result && o.series.empty() && !unreadable(A, B.series[ib].name)) unmatched.push_back(B.series[ib].name);
+      continue;
+    }
+    if (wanted(B.series[ib].name)) chosen.emplace_back(ia, ib);
+  }
+  return chosen;
+}
+
+// A series of one file that cannot be read but has a partner in the other (a series of that
+// name or under it, or the same unreadable dataset) would leave the comparison incomplete: an
+// error. The rest are listed in a note.
+void check_unreadable(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems) {
+  const auto wanted = [&](const std::string& name) {
+    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
+  };
+  const auto same = [](const SeriesFile& file, const std::string& name) {
+    return std::any_of(file.unreadable.begin(), file.unreadable.end(), [&](const UnreadableSeries& u) { return u.name == name; });
+  };
+  for (const auto& [file, other, which] : {std::tuple{&A, &B, "A"}, std::tuple{&B, &A, "B"}}) {
+    std::vector<std::string> others;
+    for (const UnreadableSeries& u : file->unreadable) {
+      bool partnered = same(*other, u.name) && wanted(u.name);
+      for (const std::size_t i : named_or_under(*other, u.name)) partnered = partnered || wanted(other->series[i].name);
+      if (partnered && (file == &A || !same(A, u.name)))  // one error for a dataset both cannot read
+        problems.push_back({file->path, 0, 0, "cannot compare " + u.name + ": " + which + "'s " + u.name + " " + u.why});
+      else if (!partnered)
+        others.push_back(u.name + " (" + u.why + ")");
+    }
+    if (!others.empty())
+      std::fprintf(stderr, "note: %s (%s) has datasets that are not series, none of them in %s: %s\n", which, file->path.c_str(),
+                   which[0] == 'A' ? "B" : "A", listing(others, 10).c_str());
+  }
+}
+
+// The shift search's samples of every pair; its share of kMaxCompareWork, or the --max-shift
+// is refused (saying the largest that fits).
+std::uint64_t shift_work(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
+                         std::vector<scenario::Diagnostic>& problems) {
+  double total = 0.0, per_second = 0.0, fixed = 0.0;
+  for (const analysis::CompareCost& c : costs) {
+    total += static_cast<double>(c.shift_samples);
+    per_second += 2.0 * static_cast<double>(c.samples) / c.interval;
+    fixed += 50.0 * static_cast<double>(c.samples);  // the grid's middle and the golden section
+  }
+  const auto budget = static_cast<double>(analysis::kMaxCompareWork);
+  if (total <= budget) return static_cast<std::uint64_t>(total);
+  const double largest = std::max(0.0, (budget - fixed) / per_second);
+  problems.push_back({"sim compare", 0, 0,
+                      "--max-shift " + format_value(o.max_shift) + " over these " + std::to_string(costs.size()) +
+                          " series evaluates about " + format_value(total, 3) + " samples (each shift on A's sample grid, "
+                          "over the samples compared), more than the " + std::to_string(analysis::kMaxCompareWork) +
+                          " DTW cells and shift samples one comparison computes: give at most --max-shift " +
+                          format_value(largest, 3) + ", or compare fewer series (--series)"});
+  return 0;
+}
+
+// The DTW band each pair may fill: what the shift search leaves of kMaxCompareWork. A window
+// asked for (--dtw-window) is computed as asked or refused; the default one is narrowed where
+// the series together would need more, each pair getting an equal share of what the smaller
+// ones leave.
+std::vector<std::uint64_t> dtw_shares(const CompareOptions& o, const std::vector<analysis::CompareCost>& costs,
+                                      std::uint64_t budget, std::vector<scenario::Diagnostic>& problems) {
+  std::uint64_t total = 0;
+  for (const analysis::CompareCost& c : costs) total += std::min(c.dtw_cells, analysis::kMaxCompareWork + 1);
+  std::vector<std::uint64_t> share(costs.size(), budget);
+  if (total <= budget) return share;
+  if (o.dtw_window) {
+    problems.push_back({"sim compare", 0, 0,
+                        "--dtw-window " + format_value(*o.dtw_window) + " over these " + std::to_string(costs.size()) +
+                            " series takes more than " + std::to_string(budget) +
+                            " DTW cells (samples × (2 × window in samples + 1)), what one comparison computes" +
+                            (budget < analysis::kMaxCompareWork ? " besides its shift search" : "") +
+                            ": give a narrower --dtw-window, or compare fewer series (--series)"});
+    return share;
+  }
+  std::vector<std::size_t> order(costs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return costs[x].dtw_cells < costs[y].dtw_cells; });
+  std::uint64_t left = budget;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    share[order[k]] = std::min(costs[order[k]].dtw_cells, left / (order.size() - k));
+    left -= share[order[k]];
+  }
+  return share;
+}
+
+// B's series in A's units (a copy, or B's own values where it is their last use).
+std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, std::vector<scenario::Diagnostic>& problems,
+                                 std::vector<std::string>& warnings) {
+  std::optional<double> factor = 1.0;
+  if (!sb.units.empty() && !sa.units.empty()) factor = conversion(sb.units, sa.units);
+  if (!factor) {
+    problems.push_back({"sim compare", 0, 0,
+                        "series " + sa.name + ": A is in '" + sa.units + "', B (" + sb.name + ") in '" + sb.units +
+                            "'; give B in A's units (conversions offered: " + unit_conversion_list() + ")"});
+    return std::nullopt;
+  }
+  if (sa.units.empty() && !sb.units.empty())
+    warnings.push_back("series " + sa.name + ": A gives no unit, B (" + sb.name + ") is in '" + sb.units +
+                       "': compared as they are, unconverted");
+  Series b = last_use ? std::move(sb) : sb;
+  if (*factor != 1.0)
+    for (double& v : b.values) v *= *factor;
+  b.units = sa.units;
+  return b;
+}
+
+// The chosen pairs compared, within the budgets; false (problems reported) if any cannot be.
+bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, const Chosen& chosen, std::vector<Pair>& pairs) {
+  std::vector<scenario::Diagnostic> problems;
+  std::vector<std::string> warnings;
+  std::vector<std::size_t> uses(B.series.size(), 0);
+  for (const auto& [ia, ib] : chosen) ++uses[ib];
+  analysis::CompareSettings settings;
+  settings.dtw_window = o.dtw_window;
+  settings.max_shift = o.max_shift;
+  std::vector<analysis::CompareCost> costs(chosen.size());
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    try {
+      costs[i] = analysis::compare_cost(A.series[chosen[i].first], B.series[chosen[i].second], settings);
+    } catch (const std::invalid_argument& e) {
+      problems.push_back({"sim compare", 0, 0, "series " + A.series[chosen[i].first].name + ": " + e.what()});
+    }
+  }
+  if (!problems.empty()) return report(problems), false;
+  const std::uint64_t shifting = shift_work(o, costs, problems);
+  const std::vector<std::uint64_t> shares = dtw_shares(o, costs, analysis::kMaxCompareWork - shifting, problems);
+  if (!problems.empty()) return report(problems), false;
+
+  std::size_t narrowed = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Series& sa = A.series[chosen[i].first];
+    std::optional<Series> b = in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, problems, warnings);
+    if (!b) continue;
+    settings.angle = sa.units == "rad";
+    settings.dtw_max_cells = shares[i];
+    try {
+      const analysis::Comparison result = analysis::compare(sa, *b, settings);
+      narrowed += result.dtw_narrowed ? 1 : 0;
+      pairs.push_back({&sa, std::move(*b), result});
+    } catch (const std::exception& e) {  // invalid_argument, length_error: checked above, for safety
+      problems.push_back({"sim compare", 0, 0, "series " + sa.name + ": " + e.what()});
+    }
+  }
+  if (!problems.empty()) return report(problems), false;
+  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (narrowed > 0)
+    std::fprintf(stderr,
+                 "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
+                 "computes at most %llu DTW cells (samples × (2 × window in samples + 1)) and shift samples; each series' "
+                 "window is in the report\n",
+                 narrowed, pairs.size(), static_cast<unsigned long long>(analysis::kMaxCompareWork));
+
+  return true;
+}
+
+int read_inputs(const CompareOptions& o, SeriesFile& A, SeriesFile& B) {
+  std::vector<scenario::Diagnostic> problems;
+  if (!std::isfinite(o.dtw_window.value_or(0.0)) || o.dtw_window.value_or(0.0) < 0.0 || !std::isfinite(o.max_shift) || o.max_shift < 0.0)
+    problems.push_back({"sim compare", 0, 0, "--dtw-window and --max-shift must be finite numbers ≥ 0"});
+  for (const auto& [path, file, csv] : {std::tuple{&o.a, &A, CsvSettings{o.time_column, ""}},
+                                        std::tuple{&o.b, &B, CsvSettings{o.time_column, o.units_file}}}) {
+    try {
+      *file = open_series_file(*path, csv);
+    } catch (const InputError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (problems.empty() && B.is_result && !o.units_file.empty())
+    problems.push_back({o.units_file, 0, 0, "--units gives the units of a CSV file's columns; B (" + o.b +
+                                                ") is a result file, whose datasets carry their own"});
+  if (!problems.empty()) return report(problems), kBadInput;
+  for (const SeriesFile* f : {&A, &B})
+    if (f->is_result && f->status != "completed" && !f->status.empty())
+      std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
+  return kDone;
+}
+
 int output_failure(const std::exception& error) {
   std::fprintf(stderr, "sim compare: error: %s\n", error.what());
   return exit_code_for(error);
 }
 
-// The figure of series `name` in --plot DIR.
-std::string figure_path(const CompareOptions& o, const std::string& name) {
-  std::string file = name;
-  std::replace(file.begin(), file.end(), '/', '_');
-  return o.plot_dir + "/" + file + ".svg";
+}  // namespace
+
+std::span<const UnitConversion> unit_conversions() { return kConversions; }
+
+std::string unit_conversion_list() {
+  std::string list;
+  for (const UnitConversion& c : kConversions) list += (list.empty() ? "" : ", ") + std::string(c.from) + " → " + c.to;
+  return list;
 }
 
-}  // namespace
+std::string plot_file_name(const std::string& series) {
+  std::string file;
+  for (const unsigned char c : series) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';  // ASCII, in any locale
+    if (plain) file += static_cast<char>(c);
+    else if (c == '/') file += '.';
+    else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      file += hex;
+    }
+  }
+  return file + ".svg";
+}
 
 int compare_files(const CompareOptions& o) {
   // The report is checked and locked before anything is read (output/output_file.h), the figures
@@ -170,103 +428,44 @@ int compare_files(const CompareOptions& o) {
     return output_failure(error);
   }
   SeriesFile A, B;
+  if (const int code = read_inputs(o, A, B); code != kDone) return code;
   std::vector<scenario::Diagnostic> problems;
-  try {
-    A = read_series_file(o.a, {o.time_column, ""});
-  } catch (const InputError& e) {
-    problems = e.diagnostics();
-  }
-  try {
-    B = read_series_file(o.b, {o.time_column, o.units_file});
-  } catch (const InputError& e) {
-    problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
-  }
-  if (!problems.empty()) return report(problems), kBadInput;
-  for (const SeriesFile* f : {&A, &B})
-    if (f->is_result && f->status != "completed" && !f->status.empty())
-      std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
-
-  // Which series: --map pairs, then equal names (those matching --series, if given).
-  std::vector<std::pair<const Series*, const Series*>> chosen;
-  const auto error = [&](const std::string& message) { problems.push_back({"sim compare", 0, 0, message}); };
-  for (const std::string& m : o.maps) {
-    const auto eq = m.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
-      error("--map " + m + ": expected A_NAME=B_NAME");
-      continue;
-    }
-    const std::string an = m.substr(0, eq), bn = m.substr(eq + 1);
-    const Series *sa = A.find(an), *sb = B.find(bn);
-    if (!sa) error("--map " + m + ": " + not_found(an, A, "A"));
-    if (!sb) error("--map " + m + ": " + not_found(bn, B, "B"));
-    if (sa && sb) chosen.emplace_back(sa, sb);
-  }
-  for (const std::string& pattern : o.series)
-    if (std::none_of(A.series.begin(), A.series.end(), [&](const Series& s) { return glob_match(pattern, s.name); }))
-      error("--series " + pattern + ": " + not_found(pattern, A, "A"));
-  if (!problems.empty()) return report(problems), kBadInput;
   std::vector<std::string> unmatched;
-  for (const Series& sb : B.series) {
-    const bool mapped = std::any_of(chosen.begin(), chosen.end(), [&](const auto& c) { return c.second == &sb; });
-    if (mapped) continue;
-    const Series* sa = A.find(sb.name);
-    const bool wanted = o.series.empty() || (sa && std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, sa->name); }));
-    if (!sa) {
-      if (!B.is_result && o.series.empty()) unmatched.push_back(sb.name);
-      continue;
-    }
-    if (wanted) chosen.emplace_back(sa, &sb);
-  }
-  if (!unmatched.empty()) {
-    std::string list;
-    for (const std::string& n : unmatched) list += (list.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "note: not compared, no series of that name in A (use --map A_NAME=B_NAME): %s\n", list.c_str());
-  }
+  const Chosen chosen = choose(o, A, B, problems, unmatched);
+  if (!problems.empty()) return report(problems), kBadInput;
+  check_unreadable(o, A, B, problems);
+  if (!problems.empty()) return report(problems), kBadInput;
+  if (!unmatched.empty())
+    std::fprintf(stderr, "note: not compared, no series of that name in A (use --map A_NAME=B_NAME): %s\n", listing(unmatched).c_str());
   if (chosen.empty()) {
-    error("nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME");
+    problems.push_back({"sim compare", 0, 0, "nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME"});
     return report(problems), kBadInput;
   }
-
   try {
     if (!o.plot_dir.empty())
-      for (const auto& [sa, sb] : chosen)
-        figure_files.push_back(std::make_unique<output::OutputFile>(figure_path(o, sa->name), "--plot", inputs, o.command_line));
+      for (const auto& [ia, ib] : chosen)
+        figure_files.push_back(std::make_unique<output::OutputFile>(o.plot_dir + "/" + plot_file_name(A.series[ia].name), "--plot",
+                                                                    inputs, o.command_line));
   } catch (const std::exception& error) {
     return output_failure(error);
   }
+  std::vector<std::size_t> from_a, from_b;
+  for (const auto& [ia, ib] : chosen) from_a.push_back(ia), from_b.push_back(ib);
+  try {
+    load_series(A, from_a);
+    load_series(B, from_b);
+  } catch (const InputError& e) {
+    return report(e.diagnostics()), kBadInput;
+  }
 
   std::vector<Pair> pairs;
-  for (const auto& [sa, sb] : chosen) {
-    Pair p{sa, *sb, {}};
-    if (!sb->units.empty() && !sa->units.empty()) {
-      const auto factor = conversion(sb->units, sa->units);
-      if (!factor) {
-        error("series " + sa->name + ": A is in '" + sa->units + "', B (" + sb->name + ") in '" + sb->units +
-              "'; give B in A's units (conversions offered: deg, deg/s, mm, cm, mA, kN)");
-        continue;
-      }
-      for (double& v : p.b.values) v *= *factor;
-    }
-    p.b.units = sa->units;
-    analysis::CompareSettings settings;
-    settings.angle = sa->units == "rad";
-    settings.dtw_window = o.dtw_window;
-    settings.max_shift = o.max_shift;
-    try {
-      p.result = analysis::compare(*sa, p.b, settings);
-    } catch (const std::invalid_argument& e) {
-      error("series " + sa->name + ": " + e.what());
-      continue;
-    }
-    pairs.push_back(std::move(p));
-  }
-  if (!problems.empty()) return report(problems), kBadInput;
+  if (!compare_pairs(o, A, B, chosen, pairs)) return kBadInput;
 
   const std::string text = o.format == "csv" ? csv(pairs) : o.format == "json" ? json(o, pairs) : table(o, pairs);
   try {
     if (report_file) report_file->write(text);
     else std::fputs(text.c_str(), stdout);
-    // One figure per chosen pair, in their order: a pair that failed returned above.
+    // One figure per chosen pair, in their order (compare_pairs fails whole or fills every pair).
     for (std::size_t i = 0; i < figure_files.size(); ++i) figure_files[i]->write(figure(pairs[i], o));
   } catch (const std::exception& error) {
     return output_failure(error);

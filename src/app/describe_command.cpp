@@ -1,14 +1,12 @@
 #include "app/describe_command.h"
 
-#include "app/hdf5_read.h"
-
-#include <hdf5.h>
+#include "app/result_file.h"
+#include "scenario/read_file.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,34 +16,31 @@ namespace {
 
 struct DatasetInfo {
   std::string path;  // absolute, e.g. /bodies/rov/position
-  std::vector<hsize_t> dims;
+  std::string shape;
   std::string units;
   std::string description;
   std::string columns;  // as stored: comma-separated, may be empty
 };
 
-// H5Lvisit callback. Only hard links: soft links would list a dataset twice and external
-// links would open other files.
-herr_t collect_dataset(hid_t group, const char* name, const H5L_info_t* info, void* data) {
-  if (info->type != H5L_TYPE_HARD) return 0;
-  const Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
-  if (!object.ok() || H5Iget_type(object.get()) != H5I_DATASET) return 0;
-  DatasetInfo dataset;
-  dataset.path = std::string("/") + name;
-  const Handle space(H5Dget_space(object.get()), H5Sclose);
-  const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  if (rank > 0) {
-    dataset.dims.resize(static_cast<std::size_t>(rank));
-    H5Sget_simple_extent_dims(space.get(), dataset.dims.data(), nullptr);
+// An attribute as describe shows it: its text, "?" if it is not a readable string, its size if
+// it is longer than describe shows.
+std::string shown(const TextAttribute& a, const std::string& absent) {
+  switch (a.state) {
+    case TextAttribute::State::absent: return absent;
+    case TextAttribute::State::unreadable: return "?";
+    case TextAttribute::State::too_long: {
+      std::string text = "(";  // appended, not "(" + …: GCC 12 warns falsely (-Wrestrict) on that
+      text += std::to_string(a.bytes);
+      return text + " bytes: not shown)";
+    }
+    case TextAttribute::State::text: break;
   }
-  dataset.units = string_attribute(object.get(), "units").value_or("-");
-  dataset.description = string_attribute(object.get(), "description").value_or("");
-  dataset.columns = string_attribute(object.get(), "columns").value_or("");
-  static_cast<std::vector<DatasetInfo>*>(data)->push_back(std::move(dataset));
-  return 0;
+  return a.text;
 }
 
-std::string shape_text(const std::vector<hsize_t>& dims) {
+std::string shape_text(const ResultDataset& d) {
+  if (d.is_virtual) return "virtual";
+  const std::vector<hsize_t>& dims = d.dims;
   if (dims.empty()) return "scalar";
   std::string text;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -100,10 +95,11 @@ void print_field(std::FILE* out, const char* label, const std::string& value) {
   std::fprintf(out, "%-12s%s\n", label, value.c_str());
 }
 
-void print_entities(std::FILE* out, const char* kind, const std::vector<std::string>& names) {
+void print_entities(std::FILE* out, const char* kind, const std::vector<std::string>& names, std::size_t shown = SIZE_MAX) {
   std::string line = kind;
   line.append(" (").append(std::to_string(names.size())).append("):");
-  for (std::size_t i = 0; i < names.size(); ++i) line.append(i == 0 ? " " : ", ").append(names[i]);
+  for (std::size_t i = 0; i < std::min(names.size(), shown); ++i) line.append(i == 0 ? " " : ", ").append(names[i]);
+  if (names.size() > shown) line.append(" and ").append(std::to_string(names.size() - shown)).append(" more");
   std::fprintf(out, "%s\n", line.c_str());
 }
 
@@ -113,11 +109,12 @@ std::string number(double value) {
   return buffer;
 }
 
-// "1001, t = 0 … 20 s (every 0.02 s)"; the spacing is shown only if it is uniform.
-std::string samples_text(const std::vector<double>& t, bool readable) {
-  std::string text = std::to_string(t.size());
-  if (t.empty()) return text;
-  if (!readable) return text + ", t = ?";
+// "1001, t = 0 … 20 s (every 0.02 s)"; the spacing is shown only if it is uniform. The
+// times are shown only where the reader reads them (`why` says why not).
+std::string samples_text(std::uint64_t samples, const std::vector<double>& t, const std::string& why) {
+  std::string text = std::to_string(samples);
+  if (samples == 0) return text;
+  if (!why.empty()) return text + ", t = ? (" + why + ")";
   if (t.size() == 1) return text + ", t = " + number(t.front()) + " s";
   text.append(", t = ").append(number(t.front())).append(" … ").append(number(t.back())).append(" s");
   const double step = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
@@ -133,84 +130,92 @@ std::size_t line_count(const std::string& text) {
   return lines;
 }
 
-int fail(const std::string& path, const char* what) {
-  std::fprintf(stderr, "error: %s: %s\n", path.c_str(), what);
+int fail(const std::string& path, const std::string& what) {
+  std::fprintf(stderr, "error: %s: %s\n", path.c_str(), what.c_str());
   return 2;
 }
 
 }  // namespace
 
 int describe_result(const std::string& path, std::FILE* out) {
-  const SilenceHdf5Errors silence;
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return fail(path, "no such file");
-  if (std::filesystem::is_directory(path, error)) return fail(path, "is a directory, not a result file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) return fail(path, "not an HDF5 file");
-  // Default file locking refuses a file that another process still has open for writing;
-  // that is the safe answer, since its metadata may be half-written.
-  const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok()) return fail(path, "cannot open the HDF5 file (is sim still writing it?)");
-
-  if (H5Lexists(file.get(), "time", H5P_DEFAULT) <= 0)
-    return fail(path, "no /time dataset, so not a sim result file");
-  const Handle time(H5Oopen(file.get(), "time", H5P_DEFAULT), H5Oclose);
-  if (!time.ok() || H5Iget_type(time.get()) != H5I_DATASET) return fail(path, "/time is not a dataset");
-  const Handle time_space(H5Dget_space(time.get()), H5Sclose);
-  hsize_t samples = 0;
-  if (!time_space.ok() || H5Sget_simple_extent_ndims(time_space.get()) != 1 ||
-      H5Sget_simple_extent_dims(time_space.get(), &samples, nullptr) < 0)
-    return fail(path, "/time is not a one-dimensional dataset");
-  std::vector<double> t(samples);
-  const Handle time_type(H5Dget_type(time.get()), H5Tclose);
-  const H5T_class_t time_class = time_type.ok() ? H5Tget_class(time_type.get()) : H5T_NO_CLASS;
-  const bool time_readable = (time_class == H5T_FLOAT || time_class == H5T_INTEGER) &&
-                             (samples == 0 || H5Dread(time.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                                                      H5P_DEFAULT, t.data()) >= 0);
+  // Lenient: describe shows an odd file rather than refusing it, but reads no value it would
+  // have to trust a claimed size for, and follows no link out of the file.
+  std::unique_ptr<ResultFile> file;
+  try {
+    file = std::make_unique<ResultFile>(path, ResultFile::Checks::lenient);
+  } catch (const ResultError& e) {
+    return fail(path, e.problem());
+  }
+  const ResultDataset* time = file->find("/time");
+  if (time == nullptr) return fail(path, "no /time dataset, so not a sim result file");
+  if (time->is_virtual) return fail(path, "/time " + file->read_problem(*time));
+  if (time->dims.size() != 1) return fail(path, "/time is not a one-dimensional dataset");
+  std::vector<double> t;
+  std::string why_not;
+  try {
+    t = file->take_time();  // moved, not copied: up to 32 MiB
+  } catch (const ResultError& e) {
+    why_not = e.problem();
+  }
 
   std::vector<DatasetInfo> datasets;
-  H5Lvisit(file.get(), H5_INDEX_NAME, H5_ITER_INC, collect_dataset, &datasets);
+  for (const ResultDataset& d : file->datasets()) {
+    std::string description = shown(file->attribute(d.path, "description", kMaxLabelBytes), "");
+    if (d.is_virtual || d.external_storage)
+      description += std::string(description.empty() ? "" : "  ") + "(" + file->read_problem(d) + ")";
+    datasets.push_back({d.path, shape_text(d), shown(file->attribute(d.path, "units", kMaxLabelBytes), "-"), description,
+                        shown(file->attribute(d.path, "columns", kMaxLabelBytes), "")});
+  }
   // /time is the axis every other dataset is sampled on, so it leads the list.
   std::stable_partition(datasets.begin(), datasets.end(), [](const DatasetInfo& d) { return d.path == "/time"; });
 
-  const auto root = [&](const char* name) { return string_attribute(file.get(), name); };
-  std::string scenario = root("scenario_name").value_or("(missing)");
-  if (const auto source = root("scenario_file"); source && !source->empty()) scenario.append("  (from ").append(*source).append(")");
-  std::string simulator = "sim ";
-  simulator += root("simulator_version").value_or("(version missing)");
+  const auto root = [&](const char* name, const std::string& absent) { return shown(file->attribute("/", name, kMaxLabelBytes), absent); };
+  std::string scenario = root("scenario_name", "(missing)");
+  if (const std::string source = root("scenario_file", ""); !source.empty()) scenario.append("  (from ").append(source).append(")");
+  const std::string simulator = "sim " + root("simulator_version", "(version missing)");
 
   print_field(out, "file:", path);
   print_field(out, "scenario:", scenario);
-  print_field(out, "status:", root("status").value_or("(missing)"));
-  if (const auto warnings = root("warnings"); warnings && !warnings->empty()) {
-    std::string text = *warnings;
+  print_field(out, "status:", root("status", "(missing)"));
+  if (const std::string warnings = root("warnings", ""); !warnings.empty()) {
+    std::string text = warnings;
     while (!text.empty() && text.back() == '\n') text.pop_back();
     print_field(out, "warnings:", text);
   }
   print_field(out, "simulator:", simulator);
-  print_field(out, "command:", root("command_line").value_or("(missing)"));
-  print_field(out, "samples:", samples_text(t, time_readable));
+  print_field(out, "command:", root("command_line", "(missing)"));
+  print_field(out, "samples:", samples_text(time->dims[0], t, why_not));
   print_entities(out, "bodies", entity_names(datasets, "/bodies/"));
   print_entities(out, "joints", entity_names(datasets, "/joints/"));
   if (const auto names = entity_names(datasets, "/thrusters/", "/thrust"); !names.empty()) print_entities(out, "thrusters", names);
   if (const auto connectors = entity_names(datasets, "/connectors/"); !connectors.empty()) print_entities(out, "connectors", connectors);
-  if (const auto text = root("scenario"); !text)
+  if (const TextAttribute text = file->attribute("/", "scenario", scenario::kMaxYamlBytes); text.state == TextAttribute::State::absent)
     std::fprintf(out, "scenario text: none (no root attribute 'scenario')\n");
-  else if (*text == "?")
+  else if (text.state == TextAttribute::State::unreadable)
     std::fprintf(out, "scenario text: ? (root attribute 'scenario' is not a string)\n");
+  else if (text.state == TextAttribute::State::too_long)
+    std::fprintf(out, "scenario text: %llu bytes (root attribute 'scenario'), more than a scenario may hold (%zu MiB)\n",
+                 static_cast<unsigned long long>(text.bytes), scenario::kMaxYamlBytes >> 20);
   else
-    std::fprintf(out, "scenario text: %zu lines (stored in the root attribute 'scenario')\n", line_count(*text));
+    std::fprintf(out, "scenario text: %zu lines (stored in the root attribute 'scenario')\n", line_count(text.text));
+  if (!file->links().empty()) {
+    std::vector<std::string> links;
+    for (const ResultLink& link : file->links()) links.push_back(link.path + " (" + link.kind + ")");
+    print_entities(out, "links, not followed", links, 20);
+  }
 
   // Column widths fit the longest entry, capped so one odd path does not push everything off.
   std::size_t path_width = 0, shape_width = 0, units_width = 0;
   for (const DatasetInfo& d : datasets) {
     path_width = std::max(path_width, std::min<std::size_t>(display_width(d.path), 48));
-    shape_width = std::max(shape_width, display_width(shape_text(d.dims)));
+    shape_width = std::max(shape_width, display_width(d.shape));
     units_width = std::max(units_width, std::min<std::size_t>(display_width(d.units), 16));
   }
-  std::fprintf(out, "datasets:\n");
+  std::fprintf(out, "datasets:%s\n", file->truncated() ? (" (the first of a file with more than " + std::to_string(kMaxResultLinks) +
+                                                              " links: describe walks no further)").c_str() : "");
   for (const DatasetInfo& d : datasets) {
     std::string line = "  ";
-    line += padded(d.path, path_width + 2) + padded(shape_text(d.dims), shape_width + 2) +
+    line += padded(d.path, path_width + 2) + padded(d.shape, shape_width + 2) +
             padded(d.units, units_width + 2) + d.description;
     if (!d.columns.empty()) line.append("  ").append(columns_text(d.columns));
     while (!line.empty() && line.back() == ' ') line.pop_back();

@@ -1,16 +1,12 @@
 // Small helpers for reading HDF5 files that may be odd, half-written or not sim's at all
-// (`sim describe`, `sim replay`, and the result files `sim compare` and `sim identify` read).
+// (app/result_file.h, the reader of every subcommand, is built on them).
 #pragma once
 
 #include <hdf5.h>
 
-#include <cstring>
-#include <optional>
-#include <string>
-
 namespace uwsim::app {
 
-// Owns one HDF5 id; every early return below must close what it opened.
+// Owns one HDF5 id, so that every early return closes what it opened.
 class Handle {
  public:
   Handle(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
@@ -43,31 +39,5 @@ class SilenceHdf5Errors {
   H5E_auto2_t function_ = nullptr;
   void* data_ = nullptr;
 };
-
-// A scalar string attribute; nullopt if absent, "?" if present but not a readable string.
-inline std::optional<std::string> string_attribute(hid_t object, const char* name) {
-  if (H5Aexists(object, name) <= 0) return std::nullopt;
-  const Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
-  if (!attribute.ok()) return "?";
-  const Handle type(H5Aget_type(attribute.get()), H5Tclose);
-  const Handle space(H5Aget_space(attribute.get()), H5Sclose);
-  if (!type.ok() || !space.ok() || H5Tget_class(type.get()) != H5T_STRING ||
-      H5Sget_simple_extent_npoints(space.get()) != 1)
-    return "?";
-  // Reading with the file's own string type sidesteps charset conversions HDF5 refuses.
-  if (H5Tis_variable_str(type.get()) > 0) {
-    char* value = nullptr;
-    if (H5Aread(attribute.get(), type.get(), &value) < 0) return "?";
-    std::string result = value != nullptr ? value : "";
-    H5free_memory(value);
-    return result;
-  }
-  const std::size_t size = H5Tget_size(type.get());
-  if (size == 0) return "?";
-  std::string buffer(size, '\0');
-  if (H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return "?";
-  buffer.resize(strnlen(buffer.c_str(), size));
-  return buffer;
-}
 
 }  // namespace uwsim::app

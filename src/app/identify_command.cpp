@@ -343,7 +343,15 @@ int identify_arm(const IdentifyOptions& o) {
   std::vector<Diagnostic> problems;
   const auto load = [&](const std::string& path) -> std::optional<Record> {
     try {
-      const SeriesFile file = read_series_file(path, {o.time_column, ""});
+      SeriesFile file = open_series_file(path, {o.time_column, ""});
+      // Of a result file, only the joints' series and those --column names are read.
+      std::vector<std::size_t> wanted;
+      for (std::size_t i = 0; i < file.series.size(); ++i) {
+        const std::string& name = file.series[i].name;
+        const bool named = std::any_of(o.columns.begin(), o.columns.end(), [&](const std::string& c) { return c.ends_with("=" + name); });
+        if (name.starts_with("joints/") || named) wanted.push_back(i);
+      }
+      load_series(file, wanted);
       if (file.is_result && file.status != "completed" && !file.status.empty())
         std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", path.c_str(), file.status.c_str());
       Record r = measurements(file, *with, o, problems);

@@ -15,6 +15,7 @@
 #include "app/exit_codes.h"
 #include "app/identify_command.h"
 #include "app/linearize_command.h"
+#include "app/number_option.h"
 #include "app/replay_command.h"
 #include "app/run_command.h"
 #include "app/trim_command.h"
@@ -82,10 +83,12 @@ int compare_main(std::vector<char*> args, const std::string& command_line) {
   cli.add_option("b", o.b, "result file or CSV of measurements (a time column and named columns)")->required();
   cli.add_option("--map", o.maps, "compare A's series A_NAME with B's B_NAME (repeatable), e.g. bodies/rov/position/north=x");
   cli.add_option("--series", o.series, "compare only A's series matching this name ('*' matches anything; repeatable)");
-  cli.add_option("--time-column", o.time_column, "B as CSV: the time column (s)")->capture_default_str();
+  cli.add_option("--time-column", o.time_column, "B as CSV: the time column (s, or in its header's unit: ms, min, h)")->capture_default_str();
   cli.add_option("--units", o.units_file, "B as CSV: a file of `column: unit` lines");
-  auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")->check(CLI::NonNegativeNumber);
-  cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")->check(CLI::NonNegativeNumber);
+  auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")
+                  ->check(uwsim::app::non_negative("seconds"));
+  cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")
+      ->check(uwsim::app::non_negative("seconds"));
   cli.add_option("--format", o.format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}))->capture_default_str();
   cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(kOutputName);
   cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)")->check(kOutputName);
@@ -108,15 +111,18 @@ int identify_main(std::vector<char*> args, const std::string& command_line) {
   cli.add_option("--validate", o.validation, "validation record: RMSE of the predicted currents on it (default: on DATA)");
   cli.add_option("--set", o.overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
   cli.add_option("--column", o.columns, "where a series is in a CSV: joints/<joint>/position=COLUMN (repeatable)");
-  cli.add_option("--time-column", o.time_column, "CSV: the time column (s)")->capture_default_str();
-  auto* from_opt = cli.add_option("--from", from, "use samples from this time on (s), in DATA and in the validation record");
-  auto* to_opt = cli.add_option("--to", to, "use samples up to this time (s)");
-  cli.add_option("--filter-order", o.filter_order, "order of the Butterworth low-pass on positions")->check(CLI::Range(1, 16))->capture_default_str();
+  cli.add_option("--time-column", o.time_column, "CSV: the time column (s, or in its header's unit: ms, min, h)")->capture_default_str();
+  auto* from_opt = cli.add_option("--from", from, "use samples from this time on (s), in DATA and in the validation record")
+                       ->check(uwsim::app::any_finite("seconds"));
+  auto* to_opt = cli.add_option("--to", to, "use samples up to this time (s)")->check(uwsim::app::any_finite("seconds"));
+  cli.add_option("--filter-order", o.filter_order, "order of the Butterworth low-pass on positions")
+      ->check(uwsim::app::number_in({.low = 1, .high = 16, .integer = true}))->capture_default_str();
   cli.add_option("--cutoff", o.cutoff, "its cutoff in Hz (default: a twentieth of the sample rate, paper 003's normalised 0.1)")
-      ->check(CLI::PositiveNumber);
+      ->check(uwsim::app::positive("Hz"));
   cli.add_option("--min-speed", o.min_speed, "leave a joint's rows out of the fit while it moves slower than this (rad/s or m/s)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
-  cli.add_option("--seed", o.seed, "seed of the random states that find the base parameters")->capture_default_str();
+      ->check(uwsim::app::non_negative())->capture_default_str();
+  cli.add_option("--seed", o.seed, "seed of the random states that find the base parameters")
+      ->check(uwsim::app::number_in({.low = 0, .high = 4294967295.0, .integer = true}))->capture_default_str();
   cli.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(kOutputName);
   cli.add_option("--predictions", o.predictions, "write measured and predicted currents on the validation record to FILE.csv")
@@ -144,12 +150,15 @@ int replay_main(std::vector<char*> args, const std::string& command_line) {
                "Usage: sim replay RESULT.h5 [-o FILE.html] [--frames N]"};
   uwsim::app::ReplayOptions o;
   bool quiet = false;
+  double frames = o.frames;  // read as a number, so that 1e6 is 1000000
   cli.add_option("result", o.input, "result file (HDF5)")->required();
   cli.add_option("-o,--output", o.output, "the page to write (default: the result file with .html)")->check(kOutputName);
-  cli.add_option("--frames", o.frames, "frame budget: longer runs show every k-th sample to stay within it")
-      ->check(CLI::Range(2, 1000000))->capture_default_str();
+  cli.add_option("--frames", frames, "frame budget: longer runs show every k-th sample to stay within it (and within a page's "
+                                     "million numbers)")
+      ->check(uwsim::app::number_in({.low = 2, .high = 1e6, .integer = true}))->capture_default_str();
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   if (const int code = parse(cli, args); code >= 0) return code;
+  o.frames = static_cast<int>(frames);
   use_logger(quiet, false);
   o.command_line = command_line;
   return uwsim::app::replay_result(o);
@@ -183,7 +192,7 @@ int trim_main(std::vector<char*> args, const std::string& command_line) {
                      ->check(kOutputName);
   auto* json = cli.add_option("--json", "write the solution and residual as JSON")->check(kOutputName);
   cli.add_option("--tolerance", options.tolerance, "largest rate accepted as zero, SI units (default 1e-9)")
-      ->check(CLI::PositiveNumber);
+      ->check(uwsim::app::positive());
   cli.add_flag("-q,--quiet", options.quiet, "print errors only");
   cli.add_flag("-v,--verbose", verbose, "print debugging details");
   if (const int code = parse(cli, args); code >= 0) return code;
@@ -202,14 +211,14 @@ int linearize_main(std::vector<char*> args, const std::string& command_line) {
   double at = 0.0;
   cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
   auto* at_opt = cli.add_option("--at", at, "simulate to TIME (s) and linearise there (default: the initial state)")
-                     ->check(CLI::NonNegativeNumber);
+                     ->check(uwsim::app::non_negative("seconds"));
   auto* trim_opt = cli.add_flag("--trim", options.trim, "solve the scenario's trim problem and linearise at its solution");
   at_opt->excludes(trim_opt);
   add_trim_options(cli, options.overrides, options.unknowns, options.steady);
   auto* output = cli.add_option("-o,--output", "result file (HDF5; a .json beside it); default results/<name>_linear.h5")
                      ->check(kOutputName);
   cli.add_option("--fd-step", options.relative_step, "finite-difference step per unit of each state's scale (default 1e-5)")
-      ->check(CLI::PositiveNumber);
+      ->check(uwsim::app::number_in({.low = 0.0, .high = 0.1, .low_open = true}));
   cli.add_flag("--inside-limits", options.inside_limits,
                "move joints at or beyond a position limit 100 finite-difference steps inside their range first "
                "(1e-3 rad or m by default), so that the stops' springs stay off");
@@ -282,13 +291,7 @@ int main(int argc, char** argv) {
   cli.add_option("scenario", options.scenario_path, "scenario file (YAML)")->required();
   auto* output = cli.add_option("-o,--output", "result file (HDF5); default results/<name>.h5")->check(kOutputName);
   auto* duration_opt = cli.add_option("--duration", duration, "simulated time in seconds (overrides simulation.duration)")
-                           ->check(CLI::Validator(
-                               [](const std::string& text) {
-                                 double x = 0.0;
-                                 const bool positive = CLI::detail::lexical_cast(text, x) && x > 0.0 && std::isfinite(x);
-                                 return positive ? std::string() : "expected a positive number of seconds, got " + text;
-                               },
-                               "SECONDS"));
+                           ->check(uwsim::app::positive("seconds"));
   cli.add_option("--set", options.overrides,
                  "override a scenario value: key.path=value (repeatable), e.g. bodies.rov.mass=12")
       ->allow_extra_args(false);

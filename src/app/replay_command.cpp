@@ -1,22 +1,24 @@
 #include "app/replay_command.h"
 
-#include <hdf5.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/exit_codes.h"
-#include "app/hdf5_read.h"
 #include "app/replay_scene.h"
+#include "app/result_file.h"
 #include "embedded_replay.h"
 #include "output/output_file.h"
 #include "scenario/load_scenario.h"
+#include "scenario/read_file.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::app {
@@ -27,39 +29,23 @@ int fail(const std::string& path, const std::string& what) {
   return 2;
 }
 
-// A whole dataset of doubles with `columns` columns (1 for a 1-D dataset); nullopt if it is
-// absent or has another shape.
-std::optional<std::vector<double>> read_dataset(hid_t file, const std::string& path, hsize_t rows, hsize_t columns) {
-  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
-  const Handle dataset(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!dataset.ok()) return std::nullopt;
-  const Handle space(H5Dget_space(dataset.get()), H5Sclose);
-  hsize_t dims[2] = {0, 1};
-  const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) return std::nullopt;
-  if (rank == 1) dims[1] = 1;
-  if (dims[0] != rows || dims[1] != columns) return std::nullopt;
-  std::vector<double> values(rows * columns);
-  if (rows > 0 && H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-    return std::nullopt;
-  return values;
-}
-
 // Names of the bodies a file holds: groups under /bodies with a `position` dataset.
-herr_t collect_body(hid_t, const char* name, const H5L_info_t*, void* data) {
-  const std::string path = name;
-  const std::string suffix = "/position";
-  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
-    static_cast<std::vector<std::string>*>(data)->push_back(path.substr(0, path.size() - suffix.size()));
-  return 0;
+std::vector<std::string> bodies_in_file(const ResultFile& file) {
+  std::vector<std::string> names;
+  const std::string prefix = "/bodies/", suffix = "/position";
+  for (const ResultDataset& d : file.datasets())
+    if (d.path.size() > prefix.size() + suffix.size() && d.path.starts_with(prefix) && d.path.ends_with(suffix))
+      names.push_back(d.path.substr(prefix.size(), d.path.size() - prefix.size() - suffix.size()));
+  return names;
 }
 
-std::vector<std::string> bodies_in_file(hid_t file) {
-  std::vector<std::string> names;
-  if (H5Lexists(file, "bodies", H5P_DEFAULT) <= 0) return names;
-  const Handle group(H5Gopen2(file, "bodies", H5P_DEFAULT), H5Gclose);
-  if (group.ok()) H5Lvisit(group.get(), H5_INDEX_NAME, H5_ITER_INC, collect_body, &names);
-  return names;
+// The dataset at `path` if it is one the page can show: samples × columns, readable.
+const ResultDataset* series_dataset(const ResultFile& file, const std::string& path, std::uint64_t samples, std::uint64_t columns) {
+  const ResultDataset* d = file.find(path);
+  if (d == nullptr || !file.read_problem(*d).empty() || d->dims.empty() || d->dims.size() > 2 || d->rows() != samples ||
+      d->columns() != columns)
+    return nullptr;
+  return d;
 }
 
 // The samples shown: all of them, or every k-th (and the last) to stay within the budget.
@@ -90,9 +76,11 @@ std::string json_string(const std::string& text) {
 // Fixed decimals keep the page small: 0.1 mm, 1e-5 of a quaternion, 1 mN. Non-finite → 0.
 std::string number(double value, int decimals) {
   if (!std::isfinite(value)) value = 0.0;
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  std::string text = buffer;
+  // to_chars gives printf's "%.*f" digits, some times faster (a page has up to 10^6 numbers);
+  // the buffer holds any double's 309 digits.
+  char buffer[400];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+  std::string text(buffer, error == std::errc() ? end : buffer);
   if (text.find('.') != std::string::npos) {
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();
@@ -106,12 +94,10 @@ std::string vector_json(const Eigen::Vector3d& v) {
   return out.append("]");
 }
 
-// Rows `frames` of an N×columns array, flattened.
-std::string rows_json(const std::vector<double>& values, std::size_t columns, const std::vector<std::size_t>& frames, int decimals) {
+// The frames' values (rows × columns, flattened).
+std::string rows_json(const std::vector<double>& values, int decimals) {
   std::string out = "[";
-  for (std::size_t f = 0; f < frames.size(); ++f)
-    for (std::size_t c = 0; c < columns; ++c)
-      out.append(f + c ? "," : "").append(number(values[frames[f] * columns + c], decimals));
+  for (std::size_t k = 0; k < values.size(); ++k) out.append(k ? "," : "").append(number(values[k], decimals));
   return out + "]";
 }
 
@@ -135,22 +121,17 @@ int replay_result(const ReplayOptions& options) {
   if (embedded::kThreeJsSource.empty())
     return fail(path, "this sim was built without three.js, which the page needs: install Debian's libjs-three "
                       "(apt-get install libjs-three), then reconfigure and rebuild (cmake -S . -B build && cmake --build build)");
-  const SilenceHdf5Errors silence;
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return fail(path, "no such file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) return fail(path, "not an HDF5 file");
-  const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok()) return fail(path, "cannot open the HDF5 file (is sim still writing it?)");
-
-  hsize_t samples = 0;
-  {
-    const Handle time(H5Dopen2(file.get(), "time", H5P_DEFAULT), H5Dclose);
-    const Handle space(time.ok() ? H5Dget_space(time.get()) : -1, H5Sclose);
-    if (!space.ok() || H5Sget_simple_extent_ndims(space.get()) != 1 || H5Sget_simple_extent_dims(space.get(), &samples, nullptr) < 0)
-      return fail(path, "no one-dimensional /time dataset, so not a sim result file");
+  std::unique_ptr<ResultFile> file;
+  try {
+    file = std::make_unique<ResultFile>(path, ResultFile::Checks::strict);
+    file->time();
+  } catch (const ResultError& e) {
+    return fail(path, (e.object().empty() ? "" : e.object() + ": ") + e.problem());
   }
-  const auto time = read_dataset(file.get(), "time", samples, 1);
-  if (!time || samples == 0) return fail(path, "/time is empty or unreadable: nothing to replay");
+  const std::vector<double>& all_times = file->time();
+  const std::uint64_t samples = all_times.size();
+  if (samples == 0) return fail(path, "/time is empty: nothing to replay");
 
   // The page, checked and locked before it is made (output/output_file.h): never the result.
   std::optional<output::OutputFile> page_file;
@@ -164,39 +145,77 @@ int replay_result(const ReplayOptions& options) {
   }
 
   // The scene from the stored scenario; an older or damaged file still replays its bodies.
+  // The scenario's size is known before anything parses it.
   ReplayScene scene;
   std::string warning;
-  const auto scenario_text = string_attribute(file.get(), "scenario");
+  const TextAttribute scenario_text = file->attribute("/", "scenario", scenario::kMaxYamlBytes);
   try {
-    if (!scenario_text || *scenario_text == "?") throw std::runtime_error("no readable root attribute 'scenario'");
-    scene = scene_from_scenario(*scenario_text);
+    if (scenario_text.state == TextAttribute::State::too_long)
+      throw std::runtime_error("the root attribute 'scenario' holds " + std::to_string(scenario_text.bytes) +
+                               " bytes, more than a scenario may (" + std::to_string(scenario::kMaxYamlBytes >> 20) + " MiB); not read");
+    if (!scenario_text.ok()) throw std::runtime_error("no readable root attribute 'scenario'");
+    scene = scene_from_scenario(scenario_text.text);
   } catch (const std::exception& e) {
     const auto* diagnostics = dynamic_cast<const scenario::ScenarioError*>(&e);
     warning = diagnostics && !diagnostics->diagnostics().empty() ? format(diagnostics->diagnostics().front()) : e.what();
     spdlog::warn("{}: the stored scenario does not load ({}); drawing the bodies as marker boxes", path, warning);
     scene = {};
-    for (const std::string& name : bodies_in_file(file.get())) scene.bodies.push_back({name, {.source = "unknown"}});
+    for (const std::string& name : bodies_in_file(*file)) scene.bodies.push_back({name, {.source = "unknown"}});
   }
 
-  const std::vector<std::size_t> frames = frame_indices(samples, options.frames);
-  std::string data = "{\"name\":" + json_string(string_attribute(file.get(), "scenario_name").value_or("")) +
-                     ",\"file\":" + json_string(std::filesystem::path(path).filename().string()) +
-                     ",\"status\":" + json_string(string_attribute(file.get(), "status").value_or("")) +
-                     ",\"samples\":" + std::to_string(samples) + ",\"warning\":" + json_string(warning) +
-                     ",\"time\":" + rows_json(*time, 1, frames, 6) + ",\"bodies\":[";
+  // What the page shows, and so how many frames its budget holds.
   std::vector<bool> drawn(scene.bodies.size(), false);
+  std::vector<const ResultDataset*> positions(scene.bodies.size()), quaternions(scene.bodies.size()), thrusts(scene.thrusters.size());
+  std::uint64_t per_frame = 1;  // the time
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const ReplayBody& body = scene.bodies[i];
-    const auto position = read_dataset(file.get(), "bodies/" + body.name + "/position", samples, 3);
-    const auto quaternion = read_dataset(file.get(), "bodies/" + body.name + "/quaternion", samples, 4);
-    if (!position || !quaternion) {
-      spdlog::warn("{}: no position or quaternion of body '{}' in the file; it is not drawn", path, body.name);
-      continue;
+    positions[i] = series_dataset(*file, "/bodies/" + scene.bodies[i].name + "/position", samples, 3);
+    quaternions[i] = series_dataset(*file, "/bodies/" + scene.bodies[i].name + "/quaternion", samples, 4);
+    drawn[i] = positions[i] != nullptr && quaternions[i] != nullptr;
+    if (!drawn[i]) spdlog::warn("{}: no position or quaternion of body '{}' in the file; it is not drawn", path, scene.bodies[i].name);
+    per_frame += drawn[i] ? 7 : 0;
+  }
+  for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
+    if (!drawn[static_cast<std::size_t>(scene.thrusters[i].body)]) continue;
+    thrusts[i] = series_dataset(*file, "/thrusters/" + scene.thrusters[i].name + "/thrust", samples, 1);
+    per_frame += thrusts[i] != nullptr ? 1 : 0;
+  }
+  std::uint64_t decoding = 0;  // chunks are inflated whole, so every value of a dataset read counts
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i)
+    if (drawn[i]) decoding += positions[i]->claimed_values() + quaternions[i]->claimed_values();
+  for (const ResultDataset* thrust : thrusts) decoding += thrust ? thrust->claimed_values() : 0;
+  if (decoding > file->decoding_budget() - file->decoded())
+    return fail(path, "the poses and thrusts of " + std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies over " +
+                          std::to_string(samples) + " samples are " + std::to_string(decoding) + " values, more than the " +
+                          std::to_string(file->decoding_budget()) + " sim decodes from this file (as many as it has bytes, at least " +
+                          std::to_string(kMinDecodedValues) + ")");
+  const std::uint64_t affordable = kMaxPageNumbers / per_frame;
+  if (affordable < 2 && samples > 1)
+    return fail(path, std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies: two frames take " +
+                          std::to_string(2 * per_frame) + " numbers, more than the " + std::to_string(kMaxPageNumbers) + " a page holds");
+  const auto budget = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(options.frames), affordable));
+  if (budget < options.frames && samples > static_cast<std::uint64_t>(budget))
+    spdlog::warn("{}: {} numbers a frame ({} bodies drawn): a page holds at most {} numbers, so {} frames, not the {} asked for (--frames)",
+                 path, per_frame, std::count(drawn.begin(), drawn.end(), true), kMaxPageNumbers, budget, options.frames);
+  const std::vector<std::size_t> frames = frame_indices(samples, budget);
+  const std::uint64_t stride = frames.size() > 1 ? frames[1] - frames[0] : 1;
+  std::vector<double> time;
+  for (const std::size_t k : frames) time.push_back(all_times[k]);
+
+  std::string data = "{\"name\":" + json_string(file->attribute("/", "scenario_name", kMaxLabelBytes).value_or("")) +
+                     ",\"file\":" + json_string(std::filesystem::path(path).filename().string()) +
+                     ",\"status\":" + json_string(file->attribute("/", "status", kMaxLabelBytes).value_or("")) +
+                     ",\"samples\":" + std::to_string(samples) + ",\"warning\":" + json_string(warning) +
+                     ",\"time\":" + rows_json(time, 6) + ",\"bodies\":[";
+  try {
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+      if (!drawn[i]) continue;
+      const ReplayBody& body = scene.bodies[i];
+      data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
+                  ",\"solid\":" + solid_json(body.solid) + ",\"position\":" + rows_json(file->read_every(*positions[i], stride), 4) +
+                  ",\"quaternion\":" + rows_json(file->read_every(*quaternions[i], stride), 5) + "}");
     }
-    drawn[i] = true;
-    data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
-                ",\"solid\":" + solid_json(body.solid) + ",\"position\":" + rows_json(*position, 3, frames, 4) +
-                ",\"quaternion\":" + rows_json(*quaternion, 4, frames, 5) + "}");
+  } catch (const ResultError& e) {
+    return fail(path, e.object() + ": " + e.problem());
   }
   data += "],\"joints\":[";
   for (const ReplayJoint& j : scene.joints)
@@ -205,12 +224,16 @@ int replay_result(const ReplayOptions& options) {
                   ",\"prismatic\":" + (j.prismatic ? "true" : "false") + ",\"point\":" + vector_json(j.p_B) +
                   ",\"axis\":" + vector_json(j.axis_B) + "}");
   data += "],\"thrusters\":[";
-  for (const ReplayThruster& t : scene.thrusters) {
-    if (!drawn[static_cast<std::size_t>(t.body)]) continue;
-    const auto thrust = read_dataset(file.get(), "thrusters/" + t.name + "/thrust", samples, 1);
-    data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(t.name) + ",\"body\":" + std::to_string(t.body) +
-                ",\"point\":" + vector_json(t.p_B) + ",\"axis\":" + vector_json(t.axis_B) +
-                ",\"thrust\":" + (thrust ? rows_json(*thrust, 1, frames, 3) : "null") + "}");
+  try {
+    for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
+      const ReplayThruster& t = scene.thrusters[i];
+      if (!drawn[static_cast<std::size_t>(t.body)]) continue;
+      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(t.name) + ",\"body\":" + std::to_string(t.body) +
+                  ",\"point\":" + vector_json(t.p_B) + ",\"axis\":" + vector_json(t.axis_B) +
+                  ",\"thrust\":" + (thrusts[i] ? rows_json(file->read_every(*thrusts[i], stride), 3) : "null") + "}");
+    }
+  } catch (const ResultError& e) {
+    return fail(path, e.object() + ": " + e.problem());
   }
   data += "],\"connectors\":[";
   for (const ReplayConnector& c : scene.connectors)

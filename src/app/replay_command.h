@@ -1,9 +1,17 @@
 // `sim replay RESULT.h5 [-o FILE.html]`: the run in 3D, one self-contained page.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace uwsim::app {
+
+// The numbers a page holds (times, positions, quaternions, thrusts; some 10 bytes each, so a
+// page of about 10 MB, and a browser that draws it smoothly): --frames is capped to what fits,
+// with a warning, and a file whose bodies do not fit in two frames is refused. 3000 frames of
+// 47 bodies fit; a 10-minute run of uvms_four_arms_manoeuvres.yaml (13 bodies, 8 thrusters:
+// 100 numbers a frame) keeps its 3000.
+inline constexpr std::uint64_t kMaxPageNumbers = 1'000'000;
 
 struct ReplayOptions {
   std::string input;    // result file (HDF5)
@@ -20,7 +28,8 @@ struct ReplayOptions {
 // (scenario::load_stored_scenario): no file it names is opened. Returns 0, 2 (message on stderr)
 // for an unreadable file, an output that cannot be used (output/output_file.h: the result file
 // itself, a link, a FIFO, locked by a run…) or a sim built without three.js, or 5 when the page
-// could not be written (a full disk); the page is written whole or not at all.
+// could not be written (a full disk); the page is written whole or not at all. The result file is
+// read through app/result_file.h (a file it refuses is exit 2); only the frames' rows are kept.
 int replay_result(const ReplayOptions& options);
 
 }  // namespace uwsim::app

@@ -24,22 +24,41 @@ const char* kind_of(mode_t mode) {
 
 std::string too_large(std::size_t max_bytes) { return "is larger than " + std::to_string(max_bytes >> 20) + " MiB"; }
 
-}  // namespace
-
-std::optional<std::string> read_input_file(const std::string& path, std::string& why, std::size_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer before fstat could refuse it.
+// O_NONBLOCK: opening a FIFO would otherwise wait for a writer before fstat could refuse it.
+// Returns the descriptor (−1 with `why` set if the path is not an openable regular file).
+int open_regular(const std::string& path, struct stat& st, std::string& why) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     why = errno == ENOENT ? "no such file" : std::string("cannot open the file: ") + std::strerror(errno);
-    return std::nullopt;
+    return -1;
   }
-  struct stat st {};
-  std::optional<std::string> text;
   if (::fstat(fd, &st) != 0) {
     why = std::string("cannot read the file: ") + std::strerror(errno);
   } else if (!S_ISREG(st.st_mode)) {
     why = std::string("is ") + kind_of(st.st_mode) + ", not a file";
-  } else if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+  } else {
+    return fd;
+  }
+  ::close(fd);
+  return -1;
+}
+
+}  // namespace
+
+std::string input_file_problem(const std::string& path) {
+  struct stat st {};
+  std::string why;
+  const int fd = open_regular(path, st, why);
+  if (fd >= 0) ::close(fd);
+  return why;
+}
+
+std::optional<std::string> read_input_file(const std::string& path, std::string& why, std::size_t max_bytes) {
+  struct stat st {};
+  const int fd = open_regular(path, st, why);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> text;
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
     why = too_large(max_bytes);
   } else {
     // Read up to the limit and one byte more: the file may grow while it is read.

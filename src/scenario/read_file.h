@@ -22,6 +22,11 @@ inline constexpr std::size_t kMaxYamlBytes = std::size_t{1} << 20;
 std::optional<std::string> read_input_file(const std::string& path, std::string& why,
                                            std::size_t max_bytes = kMaxInputBytes);
 
+// Why `path` cannot be read as an input file ("no such file", "is a FIFO (named pipe), not a
+// file", "is a character device, not a file", ...), or "" for a regular file (links followed).
+// Opening never blocks: readers that open the file themselves (HDF5) call this first.
+std::string input_file_problem(const std::string& path);
+
 // CR LF and lone CR become LF.
 void normalize_line_ends(std::string& text);
 

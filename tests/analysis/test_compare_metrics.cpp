@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <random>
 #include <stdexcept>
+#include <tuple>
 
 #include "analysis/compare_metrics.h"
 
@@ -149,4 +152,111 @@ TEST_CASE("compare: the shift that minimises RMSE finds a known lag, and the RMS
   // A lead is a negative shift.
   const Series early = sampled("b", -1.0, 31.0, 77.0, [&](double t) { return f(t + 0.9); });
   CHECK(analysis::compare(a, early, s).shift == doctest::Approx(-0.9).epsilon(1e-3));
+}
+
+namespace {
+
+// DTW as defined in compare_metrics.h, by the full matrix with no shared code: D(i, j) =
+// |a_i − b_j| + min of the three predecessors inside the band |i − j| ≤ w, the path length
+// L taken from the predecessor of least D (ties: the shortest path). Returns D/L at the corner.
+double brute_force_dtw(const std::vector<double>& a, const std::vector<double>& b, std::size_t w) {
+  const std::size_t n = a.size(), m = b.size();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> D(n, std::vector<double>(m, inf));
+  std::vector<std::vector<std::size_t>> L(n, std::vector<std::size_t>(m, 0));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < m; ++j) {
+      if ((i > j ? i - j : j - i) > w) continue;
+      if (i == 0 && j == 0) {
+        D[0][0] = std::abs(a[0] - b[0]);
+        L[0][0] = 1;
+        continue;
+      }
+      double best = inf;
+      std::size_t length = 0;
+      for (const auto& [pi, pj, ok] : {std::tuple{i - 1, j - 1, i > 0 && j > 0}, std::tuple{i - 1, j, i > 0}, std::tuple{i, j - 1, j > 0}}) {
+        if (!ok || D[pi][pj] == inf) continue;
+        if (D[pi][pj] < best || (D[pi][pj] == best && L[pi][pj] + 1 < length)) best = D[pi][pj], length = L[pi][pj] + 1;
+      }
+      D[i][j] = best + std::abs(a[i] - b[j]);
+      L[i][j] = length;
+    }
+  return D[n - 1][m - 1] / static_cast<double>(L[n - 1][m - 1]);
+}
+
+}  // namespace
+
+TEST_CASE("dtw: the banded two-row DTW equals an independent full-matrix DTW exactly, for every window") {
+  std::mt19937 random(20261201);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::uniform_int_distribution<std::size_t> length(1, 40);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = length(random), m = length(random);
+    std::vector<double> a(n), b(m);
+    for (double& x : a) x = value(random);
+    for (double& x : b) x = std::round(4.0 * value(random)) / 4.0;  // some equal costs: ties
+    const std::size_t least = n > m ? n - m : m - n;  // the band must reach the corner
+    for (const std::size_t w : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{10}, std::size_t{1000}, SIZE_MAX / 2}) {
+      CAPTURE(trial);
+      CAPTURE(w);
+      CHECK(analysis::dtw_mean_distance(a, b, w) == brute_force_dtw(a, b, std::max(w, least)));
+    }
+  }
+}
+
+TEST_CASE("compare: times that are not finite and increasing are refused, not searched") {
+  Series a = sampled("a", 0.0, 1.0, 10.0, [](double t) { return t; });
+  Series b = a;
+  b.time[5] = b.time[3];
+  CHECK_THROWS_AS(analysis::compare(a, b, {}), std::invalid_argument);
+  b.time[5] = std::nan("");
+  CHECK_THROWS_AS(analysis::compare(b, a, {}), std::invalid_argument);
+  analysis::CompareSettings nan_window;
+  nan_window.dtw_window = std::nan("");
+  CHECK_THROWS_AS(analysis::compare(a, a, nan_window), std::invalid_argument);
+}
+
+TEST_CASE("compare: DTW fills at most dtw_max_cells — an asked window beyond them is refused, the default narrowed") {
+  const Series a = sampled("a", 0.0, 100.0, 100.0, [](double t) { return std::sin(t); });      // 10 001 samples
+  const Series b = sampled("b", 0.0, 100.0, 100.0, [](double t) { return std::sin(t - 0.2); });
+  analysis::CompareSettings s;
+  s.dtw_max_cells = 1'000'000;
+  // The default window, 10 s = 1000 samples, takes 10 001 · 2001 cells: narrowed to the
+  // widest w with n(2w + 1) ≤ 10^6, w = 49, and said so.
+  const analysis::Comparison narrowed = analysis::compare(a, b, s);
+  CHECK(narrowed.dtw_narrowed);
+  CHECK(narrowed.dtw_window == doctest::Approx(0.49));
+  CHECK(analysis::compare_cost(a, b, s).dtw_cells == 10'001ull * 2001);
+  // The same as asking for that window.
+  s.dtw_window = 0.49;
+  const analysis::Comparison asked = analysis::compare(a, b, s);
+  CHECK_FALSE(asked.dtw_narrowed);
+  CHECK(asked.dtw == narrowed.dtw);
+  s.dtw_window = 0.5;  // w = 50: 10 001 · 101 cells
+  CHECK_THROWS_WITH_AS(analysis::compare(a, b, s), doctest::Contains("the widest window within them is 0.49 s"), std::length_error);
+  s.dtw_window = 1e300;  // the whole matrix, far beyond
+  CHECK_THROWS_AS(analysis::compare(a, b, s), std::length_error);
+  // The shift search: (2·steps + 1 + 49) · n samples at most.
+  analysis::CompareSettings shift;
+  shift.dtw_window = 0.1;
+  shift.max_shift = 1e300;
+  shift.shift_max_samples = 10'000'000;
+  CHECK_THROWS_WITH_AS(analysis::compare(a, b, shift), doctest::Contains("the largest shift within them is"), std::length_error);
+  shift.max_shift = 0.3;  // 61 + 49 shifts of 10 001 samples
+  const analysis::Comparison found = analysis::compare(a, b, shift);
+  CHECK(found.shift == doctest::Approx(0.2).epsilon(1e-3));
+}
+
+TEST_CASE("compare: the shift grid over the spans' overlap only finds what the full grid finds") {
+  // A shift beyond every overlap evaluates to NaN and cannot win, so leaving those grid points
+  // out changes nothing: a range far wider than the spans gives the shift of a narrow one.
+  const double w = 2.0 * kPi * 0.3;
+  const auto f = [&](double t) { return std::sin(w * t) + 0.4 * std::sin(2.7 * w * t + 0.5); };
+  const Series a = sampled("a", 0.0, 10.0, 50.0, f);
+  const Series b = sampled("b", 0.0, 10.0, 50.0, [&](double t) { return f(t - 0.37); });
+  analysis::CompareSettings narrow, wide;
+  narrow.max_shift = 1.0;
+  wide.max_shift = 1e6;
+  CHECK(analysis::compare(a, b, wide).shift == analysis::compare(a, b, narrow).shift);
+  CHECK(analysis::compare(a, b, narrow).shift == doctest::Approx(0.37).epsilon(1e-3));
 }

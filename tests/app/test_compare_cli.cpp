@@ -122,7 +122,7 @@ TEST_CASE("compare cli: a delayed series gives its shift — tables, CSV and SVG
   }();
   REQUIRE(cells.size() == 13);
   CHECK(std::stod(cells[11]) == doctest::Approx(0.3).epsilon(0.02));
-  CHECK(fs::exists(f.dir / "figures" / "bodies_rov_euler_pitch.svg"));
+  CHECK(fs::exists(f.dir / "figures" / "bodies.rov.euler.pitch.svg"));  // plot_file_name: '/' → '.'
   const Outcome table = run_sim("compare run.h5 run.h5 --series 'bodies/rov/velocity/*'", f.dir);
   CHECK(table.exit_code == 0);
   CHECK(table.output.find("bodies/rov/velocity/u") != std::string::npos);
