@@ -68,4 +68,15 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+std::string csv_cell(const std::string& s) {
+  const bool plain = s.find_first_of(",\"\r\n") == std::string::npos && (s.empty() || (s.front() != ' ' && s.back() != ' '));
+  if (plain) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace uwsim::app
