@@ -17,6 +17,7 @@
 #include <hdf5.h>
 
 #include "analysis/identification.h"
+#include "app/text_output.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
 #include "support/fixed_trees.h"
@@ -306,4 +307,13 @@ TEST_CASE("identify cli: a NaN sample in a result file and a burst of samples 1e
   CHECK(out.output.find("burst.csv: error: the samples are not evenly spaced: at their median interval, 1e-12 s, a uniform grid "
                         "over 0–5 s would hold 5e+12 samples for the 2000 recorded there") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("identify cli: CSV cells of --predictions are quoted where a name holds a comma, a quote or a line end") {
+  CHECK(app::csv_cell("joints/rig/arm/joint1/current") == "joints/rig/arm/joint1/current");
+  CHECK(app::csv_cell("joints/a,b/current") == "\"joints/a,b/current\"");
+  CHECK(app::csv_cell("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(app::csv_cell("two\nlines") == "\"two\nlines\"");
+  CHECK(app::csv_cell(" padded") == "\" padded\"");
+  CHECK(app::csv_cell("") == "");
 }
