@@ -29,6 +29,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +50,7 @@ struct TrimProblem {
   double time = 0.0;
   double tolerance = 1e-9;
   int max_iterations = 200;
+  const std::atomic<bool>* stop = nullptr;  // polled in the iterations: throws Interrupted (finite_difference.h)
 };
 
 struct TrimResult {

@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <utility>
 
+#include "analysis/finite_difference.h"
 #include "analysis/modes.h"
 #include "app/exit_codes.h"
 #include "app/linear_model_output.h"
 #include "app/operating_point.h"
+#include "app/stop_signals.h"
 #include "app/trim_command.h"
 #include "model/build_model.h"
 #include "output/result_target.h"
@@ -57,6 +59,7 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
       analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
   std::string overrides;
   for (const std::string& o : options.overrides) overrides += o + "\n";
+  if (StopSignals::requested()) return report_interrupted();  // during the modes, which do not poll
   const LinearReport report{scenario, point, description, linear, modes, options.command_line, overrides};
   if (!options.quiet) print_linear_model(stdout, report);
 
@@ -72,46 +75,66 @@ int report_linear_model(const LinearizeOptions& options, const scenario::Scenari
   return kDone;
 }
 
-}  // namespace
-
-int linearize_scenario(const LinearizeOptions& options) {
-  const auto scenario = load_or_report(options.scenario_path, options.overrides);
-  if (!scenario || !outputs_acceptable(options, *scenario)) return kBadInput;
-  const dynamics::Model model = model::build_model(*scenario);
+// The operating point (simulated, trimmed or initial), A and B there, and the outputs.
+int linearize_model(const LinearizeOptions& options, const scenario::Scenario& scenario, const dynamics::Model& model) {
+  const std::atomic<bool>* stop = &StopSignals::requested();
+  analysis::LinearizeOptions linearize_options{options.relative_step, stop};
 
   analysis::OperatingPoint point;
   std::string description;
   if (options.trim) {
     analysis::TrimResult trimmed;
     try {
-      trimmed = analysis::trim(model, trim_problem(*scenario, options.unknowns, options.steady));
+      analysis::TrimProblem problem = trim_problem(scenario, options.unknowns, options.steady);
+      problem.stop = stop;
+      trimmed = analysis::trim(model, problem);
     } catch (const analysis::TrimError& error) {
       spdlog::error("trim: {}", error.what());
       return kBadInput;
     }
-    if (!options.quiet) print_trim(stdout, *scenario, trimmed);
+    if (!options.quiet) print_trim(stdout, scenario, trimmed);
     if (!trimmed.converged) {
       spdlog::error("no equilibrium found, so nothing to linearise about ({})", trimmed.message);
       return kNoEquilibrium;
     }
     // Channels that were unknowns enter as constants at their trimmed values (analysis/trim.h).
     const dynamics::Model trimmed_model = analysis::with_trimmed_inputs(model, trimmed);
-    point.time = scenario->trim.time;
+    point.time = scenario.trim.time;
     point.x = trimmed.x;
     description = "the trim solution";
-    const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, {options.relative_step});
-    return report_linear_model(options, *scenario, point, description, linear);
+    const analysis::LinearModel linear = analysis::linearize(trimmed_model, point, linearize_options);
+    return report_linear_model(options, scenario, point, description, linear);
   }
   const double time = options.at_time.value_or(0.0);
-  const SimulatedPoint simulated = simulate_to(model, scenario->simulation, time);
+  const SimulatedPoint simulated = simulate_to(model, scenario.simulation, time, stop);
+  if (simulated.result.outcome == integrate::Outcome::interrupted) return report_interrupted();
   if (simulated.result.outcome != integrate::Outcome::completed) {
     spdlog::error("the simulation to t = {} s failed: {}", time, simulated.result.message);
     return kNumericalFailure;
   }
   point = simulated.point;
   description = time > 0.0 ? "the state simulated to t = " + exact_number(time) + " s" : "the initial state";
-  const analysis::LinearModel linear = analysis::linearize(model, point, {options.relative_step});
-  return report_linear_model(options, *scenario, point, description, linear);
+  const analysis::LinearModel linear = analysis::linearize(model, point, linearize_options);
+  return report_linear_model(options, scenario, point, description, linear);
+}
+
+
+}  // namespace
+
+int linearize_scenario(const LinearizeOptions& options) {
+  const StopSignals signals;  // Ctrl-C and SIGTERM stop the loops: exit 130 or 143, nothing written
+  const auto scenario = load_or_report(options.scenario_path, options.overrides);
+  if (!scenario || !outputs_acceptable(options, *scenario)) return kBadInput;
+  const dynamics::Model model = model::build_model(*scenario);
+  if (const auto too_large = linear_size_problem(model)) {
+    spdlog::error("{}: {}", options.scenario_path, *too_large);
+    return kBadInput;
+  }
+  try {
+    return linearize_model(options, *scenario, model);
+  } catch (const analysis::Interrupted&) {
+    return report_interrupted();
+  }
 }
 
 }  // namespace uwsim::app
