@@ -3,6 +3,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -15,6 +16,27 @@ struct Candidate {
   bool free[2] = {false, false};
   double cost = std::numeric_limits<double>::infinity();
 };
+
+// One speed |u| (see drag_fit.h): refused, with the slope k of f = k·u the data do give
+// (weighted least squares, Σ w u f / Σ w u²).
+void require_two_speeds(const std::vector<double>& speed, const std::vector<double>& force, const Eigen::VectorXd& w) {
+  double first = 0.0, uu = 0.0, uf = 0.0;
+  for (std::size_t k = 0; k < speed.size(); ++k) {
+    const double s = std::abs(speed[k]);
+    if (s == 0.0) continue;  // no drag at rest: the point says nothing of c₁ or c₂
+    if (first == 0.0) first = s;
+    if (s != first) return;
+    uu += w[static_cast<Eigen::Index>(k)] * speed[k] * speed[k];
+    uf += w[static_cast<Eigen::Index>(k)] * speed[k] * force[k];
+  }
+  char text[320];
+  if (first == 0.0)
+    std::snprintf(text, sizeof text, "every point is at speed 0, where the drag is 0 whatever c1 and c2: tow at two speeds or more");
+  else
+    std::snprintf(text, sizeof text, "every point is at one speed, |u| = %.6g: there c1·|u|·u + c2·u = (%.6g·c1 + c2)·u, so the data give "
+                  "%.6g·c1 + c2 = %.6g and not how it splits into c1 and c2; tow at two speeds or more", first, first, first, uf / uu);
+  throw std::invalid_argument(text);
+}
 
 }  // namespace
 
@@ -30,9 +52,11 @@ DragFit fit_drag(const std::vector<double>& speed, const std::vector<double>& fo
     A(i, 0) = std::abs(speed[k]) * speed[k];
     A(i, 1) = speed[k];
     f[i] = force[k];
-    if (!variance.empty() && !(variance[k] > 0.0)) throw std::invalid_argument("every variance must be positive");
+    if (!variance.empty() && !(variance[k] > 0.0 && std::isfinite(variance[k]))) throw std::invalid_argument("every variance must be positive");
+    if (!std::isfinite(speed[k]) || !std::isfinite(force[k])) throw std::invalid_argument("every speed and force must be finite");
     w[i] = variance.empty() ? 1.0 : 1.0 / variance[k];
   }
+  require_two_speeds(speed, force, w);
   const Eigen::VectorXd sw = w.cwiseSqrt();
   const Eigen::MatrixXd Aw = sw.asDiagonal() * A;
   const Eigen::VectorXd fw = sw.asDiagonal() * f;

@@ -13,6 +13,9 @@
 // given (they are the noise), else the residual variance Σ w r²/(m − k). A coefficient held at
 // its bound has no standard deviation (reported as 0).
 // Units: u in m/s (rad/s), f in N (N m); c₁ in kg/m (kg m), c₂ in kg/s (kg m²/s).
+// One speed: where every point has the same |u| = s, c₁|u|u + c₂u = (c₁s + c₂)·u, so (1) has a
+// line of minima: the data give c₁s + c₂ (the slope k of f = k·u) and nothing of its split into
+// c₁ and c₂. Such data are refused, with k: any split reported would be arbitrary.
 #pragma once
 
 #include <vector>
@@ -28,7 +31,7 @@ struct DragFit {
 };
 
 // `variance` empty, or one P_k > 0 per point. Throws std::invalid_argument for fewer than 2
-// points, sizes that differ, or a non-positive variance.
+// points, sizes that differ, a non-positive variance, or points at fewer than two speeds |u| > 0.
 DragFit fit_drag(const std::vector<double>& speed, const std::vector<double>& force, const std::vector<double>& variance = {});
 
 }  // namespace uwsim::analysis

@@ -5,12 +5,14 @@
 
 namespace uwsim::analysis {
 
-JacobianEstimate jacobian(const VectorFunction& F, const Eigen::VectorXd& x, const Eigen::VectorXd& h, int m) {
+JacobianEstimate jacobian(const VectorFunction& F, const Eigen::VectorXd& x, const Eigen::VectorXd& h, int m,
+                          const std::atomic<bool>* stop) {
   const Eigen::Index n = x.size();
   JacobianEstimate out{Eigen::MatrixXd::Zero(m, n), Eigen::MatrixXd::Zero(m, n)};
   Eigen::VectorXd probe = x, plus(m), minus(m);
   constexpr double eps = std::numeric_limits<double>::epsilon();
   for (Eigen::Index j = 0; j < n; ++j) {
+    check_stop(stop);
     Eigen::VectorXd D[3];  // D(h), D(h/2), D(h/4) of (1)
     for (int level = 0; level < 3; ++level) {
       // A step that is exact in binary (x + s − x = s), so the difference divides by its step.

@@ -21,7 +21,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <functional>
+#include <stdexcept>
 
 namespace uwsim::analysis {
 
@@ -33,7 +35,20 @@ struct JacobianEstimate {
   Eigen::MatrixXd error;  // (4), entry by entry
 };
 
-// The Jacobian of F (m outputs) at x, with steps h (one per column, > 0). Calls F 6·n times.
-JacobianEstimate jacobian(const VectorFunction& F, const Eigen::VectorXd& x, const Eigen::VectorXd& h, int m);
+// Thrown where a stop was requested (Ctrl-C, SIGTERM: app/stop_signals.h) inside a loop of trim or
+// linearize: they keep no partial result.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+// Throws Interrupted if `stop` (may be null) is set.
+inline void check_stop(const std::atomic<bool>* stop) {
+  if (stop != nullptr && stop->load(std::memory_order_relaxed)) throw Interrupted();
+}
+
+// The Jacobian of F (m outputs) at x, with steps h (one per column, > 0). Calls F 6·n times;
+// checks `stop` before each column.
+JacobianEstimate jacobian(const VectorFunction& F, const Eigen::VectorXd& x, const Eigen::VectorXd& h, int m,
+                          const std::atomic<bool>* stop = nullptr);
 
 }  // namespace uwsim::analysis

@@ -3,7 +3,9 @@
 
 #include <Eigen/QR>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -88,6 +90,90 @@ BaseParameters base_parameters_of(Regressor& regressor, std::uint32_t seed, int 
   return base_parameters(W, regressor.preferred_order());
 }
 
+namespace {
+
+// Step 5's groups: the pivoted positions k with (N Nᵀ)_kk above rounding, two in one group when
+// (N Nᵀ)_kl is (connected components); each group as sorted base indices perm[k], groups sorted.
+// Returns each pivoted position's group, −1 for a determined parameter.
+std::vector<int> undetermined_groups(const Eigen::MatrixXd& NN, const Eigen::VectorXi& perm, std::vector<std::vector<int>>& groups) {
+  constexpr double kAlong = 1e-6;  // |(N Nᵀ)_kl| ≤ 1; rounding leaves about 1e-15
+  const Eigen::Index r = NN.rows();
+  std::vector<int> group(static_cast<std::size_t>(r), -1);
+  for (Eigen::Index i = 0; i < r; ++i) {
+    if (NN(i, i) <= kAlong || group[static_cast<std::size_t>(i)] >= 0) continue;
+    const int g = static_cast<int>(groups.size());
+    groups.emplace_back();
+    std::vector<Eigen::Index> stack = {i};
+    group[static_cast<std::size_t>(i)] = g;
+    while (!stack.empty()) {
+      const Eigen::Index k = stack.back();
+      stack.pop_back();
+      groups.back().push_back(perm[k]);
+      for (Eigen::Index l = 0; l < r; ++l) {
+        if (group[static_cast<std::size_t>(l)] >= 0 || std::abs(NN(k, l)) <= kAlong) continue;
+        group[static_cast<std::size_t>(l)] = g;
+        stack.push_back(l);
+      }
+    }
+    std::sort(groups.back().begin(), groups.back().end());
+  }
+  std::sort(groups.begin(), groups.end());
+  return group;
+}
+
+// Steps 4 and 5 on the rows kept: estimate, σ̂, covariance, rank, condition numbers.
+void solve(const Eigen::MatrixXd& F, const Eigen::VectorXd& b, Fit& out) {
+  // Step 4 by QR with column pivoting, F P = Q R, then step 5 on R with its columns scaled to
+  // those of Fs: F β = Q R_s γ with γ_k = ‖F e_{p_k}‖ β_{p_k}, so R_s and Fs share singular values.
+  const Eigen::Index m = F.rows(), r = F.cols();
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(F);
+  const Eigen::MatrixXd R = qr.matrixR().topRows(r).triangularView<Eigen::Upper>();
+  const auto& perm = qr.colsPermutation().indices();
+  Eigen::VectorXd norms(r);
+  for (Eigen::Index k = 0; k < r; ++k) norms[k] = F.col(perm[k]).norm();
+  // A column at the rounding of the others (an expression that is 0 on these data, evaluated
+  // in floating point) is a zero column: scaled to unit norm it would be a random one.
+  const double floor = 1e-12 * norms.maxCoeff();
+  Eigen::MatrixXd R_scaled = R;
+  for (Eigen::Index k = 0; k < r; ++k) {
+    if (norms[k] > floor) R_scaled.col(k) /= norms[k];
+    else R_scaled.col(k).setZero(), norms[k] = 1.0;  // γ_k = β_k, and a zero singular value
+  }
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R_scaled, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Eigen::VectorXd& s = svd.singularValues();
+  Eigen::Index rank = 0;
+  while (rank < r && s[rank] > kRankTolerance * s[0]) ++rank;
+  out.rank = static_cast<int>(rank);
+  // The minimum-norm least-squares γ over the first `rank` singular directions, and (FᵀF)⁺.
+  const Eigen::VectorXd c = (qr.householderQ().transpose() * b).head(r);
+  const Eigen::MatrixXd V1 = svd.matrixV().leftCols(rank);
+  const Eigen::VectorXd inverse = s.head(rank).cwiseInverse();
+  const Eigen::VectorXd gamma = V1 * inverse.asDiagonal() * (svd.matrixU().leftCols(rank).transpose() * c);
+  const Eigen::MatrixXd C = V1 * inverse.cwiseAbs2().asDiagonal() * V1.transpose();
+  Eigen::VectorXd beta(r);
+  for (Eigen::Index k = 0; k < r; ++k) beta[perm[k]] = gamma[k] / norms[k];
+  out.sigma = std::sqrt((b - F * beta).squaredNorm() / static_cast<double>(m - rank));
+  out.covariance.resize(r, r);
+  for (Eigen::Index i = 0; i < r; ++i)
+    for (Eigen::Index j = 0; j < r; ++j) out.covariance(perm[i], perm[j]) = out.sigma * out.sigma * C(i, j) / (norms[i] * norms[j]);
+  // 5.: the parameters with a component along the null space N.
+  const Eigen::MatrixXd N = svd.matrixV().rightCols(r - rank);
+  const std::vector<int> group = undetermined_groups(N * N.transpose(), perm, out.undetermined);
+  for (Eigen::Index k = 0; k < r; ++k) {
+    if (group[static_cast<std::size_t>(k)] < 0) continue;
+    beta[perm[k]] = std::numeric_limits<double>::quiet_NaN();
+    out.covariance.row(perm[k]).setConstant(std::numeric_limits<double>::quiet_NaN());
+    out.covariance.col(perm[k]).setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
+  out.estimate = beta;
+  out.std_dev = out.covariance.diagonal().cwiseSqrt();
+  out.scaled_condition = s[0] / s[r - 1];
+  const Eigen::VectorXd s_unscaled = Eigen::JacobiSVD<Eigen::MatrixXd>(R).singularValues();
+  out.condition = s_unscaled[0] / s_unscaled[r - 1];
+}
+
+}  // namespace
+
 Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data, double min_speed) {
   Observations o = observations(regressor, data, base.independent);
   std::size_t left_out = 0;
@@ -113,23 +199,7 @@ Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectorie
   out.base = base;
   out.observations = static_cast<std::size_t>(m);
   out.left_out = left_out;
-  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(o.F);
-  out.estimate = qr.solve(o.b);
-  out.sigma = std::sqrt((o.b - o.F * out.estimate).squaredNorm() / static_cast<double>(m - r));
-  const Eigen::MatrixXd R = qr.matrixR().topRows(r).triangularView<Eigen::Upper>();
-  const Eigen::MatrixXd R_inv = R.triangularView<Eigen::Upper>().solve(Eigen::MatrixXd::Identity(r, r));
-  const Eigen::MatrixXd C = R_inv * R_inv.transpose();  // (FᵀF)⁻¹ in pivoted order
-  const auto& perm = qr.colsPermutation().indices();
-  out.covariance.resize(r, r);
-  for (Eigen::Index i = 0; i < r; ++i)
-    for (Eigen::Index j = 0; j < r; ++j) out.covariance(perm[i], perm[j]) = out.sigma * out.sigma * C(i, j);
-  out.std_dev = out.covariance.diagonal().cwiseSqrt();
-  const Eigen::VectorXd s = Eigen::JacobiSVD<Eigen::MatrixXd>(R).singularValues();
-  out.condition = s[0] / s[r - 1];
-  Eigen::MatrixXd R_scaled = R;
-  for (Eigen::Index k = 0; k < r; ++k) R_scaled.col(k) /= o.F.col(perm[k]).norm();
-  const Eigen::VectorXd s_scaled = Eigen::JacobiSVD<Eigen::MatrixXd>(R_scaled).singularValues();
-  out.scaled_condition = s_scaled[0] / s_scaled[r - 1];
+  solve(o.F, o.b, out);
   out.model_value = base.of(regressor.model_values());
   return out;
 }

@@ -22,6 +22,15 @@
 //   4. β̂ = F⁺ b by QR with column pivoting; σ̂ and the standard deviations above; cond(F) =
 //      σ_max/σ_min (from R of the same QR: F and R share singular values), also with F's
 //      columns scaled to unit norm, which removes the units from it.
+//   5. The rank of F: the singular values of F with unit-norm columns (Fs = F S⁻¹) above
+//      kRankTolerance of the largest. The base parameters are independent for the model, not
+//      for every record: a joint that never moves leaves its friction and inertia out of every
+//      row. Then Fs has a null space N (orthonormal, from the SVD), and β_k is determined by the
+//      data exactly when it has no component along N, i.e. when (N Nᵀ)_kk = 0 [Golub & Van
+//      Loan 2013 Sec. 5.5: the least-squares solutions differ by elements of N]; those that are
+//      not form groups, two in one group when (N Nᵀ)_kl ≠ 0 (the data give only combinations of
+//      them). σ̂ then has m − rank degrees of freedom, and the determined β_k and their standard
+//      deviations come from the minimum-norm solution, with (FᵀF)⁺ in place of (FᵀF)⁻¹.
 // Nothing here reads files; the app layer does (app/identify_command.h).
 #pragma once
 
@@ -83,7 +92,17 @@ struct Fit {
   std::size_t observations = 0; // rows of F
   std::size_t left_out = 0;     // rows below min_speed
   Eigen::MatrixXd covariance;
+  // 5.: rank of F (= base.size() when the data determine every base parameter), and the groups
+  // of base parameters (indices into base) they do not determine; their estimate and std_dev
+  // are NaN.
+  int rank = 0;
+  std::vector<std::vector<int>> undetermined;
 };
+// Singular values of Fs below this fraction of the largest count as zero: F's entries carry the
+// filter's and the differences' relative errors (about 1e-6 and above, step 1), far above it, so
+// a rank it finds deficient is the data's, not rounding (cond(Fs) of 1e9 would make σ̂ a
+// billion times the noise).
+inline constexpr double kRankTolerance = 1e-9;
 // Rows of a joint moving slower than `min_speed` (rad/s or m/s) are left out of the fit: there
 // the model's sign(q̇) cannot say which way dry friction acts (a joint at rest holds any load
 // below it), and one such row can weigh more than many good ones. 0 keeps every row, as

@@ -35,7 +35,7 @@ void constraint_errors(const dynamics::Model& model, const double* x, dynamics::
 }
 
 void reduce_to_constraints(const dynamics::Model& model, const OperatingPoint& point, const StateChart& chart,
-                           const Eigen::VectorXd& steps, LinearModel& out) {
+                           const Eigen::VectorXd& steps, const std::atomic<bool>* stop, LinearModel& out) {
   const int m = constraint_row_count(model);
   dynamics::Workspace ws(model);
   std::vector<double> x(point.x.size());
@@ -43,7 +43,7 @@ void reduce_to_constraints(const dynamics::Model& model, const OperatingPoint& p
     chart.retract(point.x.data(), z.data(), x.data());
     constraint_errors(model, x.data(), ws, e);
   };
-  const Eigen::MatrixXd J = jacobian(phi, Eigen::VectorXd::Zero(chart.size()), steps, m).value;
+  const Eigen::MatrixXd J = jacobian(phi, Eigen::VectorXd::Zero(chart.size()), steps, m, stop).value;
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeFullV);
   const Eigen::VectorXd& sigma = svd.singularValues();
   // Finite differences give ∂Φ/∂z to ~1e-10 relative: smaller singular values are zero.
@@ -106,14 +106,14 @@ LinearModel linearize(const dynamics::Model& model, const OperatingPoint& point,
   for (int k = 0; k < channels; ++k) input_steps[k] = options.relative_step * std::max(1.0, std::abs(out.u0[k]));
 
   const JacobianEstimate A = jacobian([&](const Eigen::VectorXd& z, Eigen::VectorXd& r) { g(z, out.u0, r); },
-                                      z0, state_steps, n);
+                                      z0, state_steps, n, options.stop);
   const JacobianEstimate B = jacobian([&](const Eigen::VectorXd& u, Eigen::VectorXd& r) { g(z0, u, r); },
-                                      out.u0, input_steps, n);
+                                      out.u0, input_steps, n, options.stop);
   out.A = A.value;
   out.A_error = A.error;
   out.B = B.value;
   out.B_error = B.error;
-  if (!model.connectors.empty()) reduce_to_constraints(model, point, chart, state_steps, out);
+  if (!model.connectors.empty()) reduce_to_constraints(model, point, chart, state_steps, options.stop, out);
   return out;
 }
 

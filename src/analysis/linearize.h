@@ -22,6 +22,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@ struct OperatingPoint {
 
 struct LinearizeOptions {
   double relative_step = 1e-5;  // finite-difference step h per unit of each component's scale
+  const std::atomic<bool>* stop = nullptr;  // polled in the loops: throws Interrupted (finite_difference.h)
 };
 
 struct LinearModel {

@@ -140,6 +140,7 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   bool jacobian_current = false;
   out.message = "iteration limit reached";
   for (out.iterations = 0; out.iterations < problem.max_iterations; ++out.iterations) {
+    check_stop(problem.stop);
     if (r.cwiseAbs().maxCoeff() <= problem.tolerance) {
       out.converged = true;
       out.message = "converged";
@@ -147,7 +148,7 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
     }
     if (!jacobian_current) {
       for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
-      J = jacobian(residual, y, steps, m).value;
+      J = jacobian(residual, y, steps, m, problem.stop).value;
       D = J.colwise().norm().transpose();
       const double floor = 1e-12 * std::max(1e-300, D.maxCoeff());
       D = D.cwiseMax(floor);
@@ -195,7 +196,7 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   out.solution.tail(nz) = y.tail(nz);
 
   for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
-  const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m).value;
+  const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m, problem.stop).value;
   residual(y, r);
   out.held = evaluator.held();
   Eigen::VectorXd scale = J_end.colwise().norm().transpose();

@@ -40,6 +40,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,6 +62,7 @@ struct TrimProblem {
   double time = 0.0;
   double tolerance = 1e-9;
   int max_iterations = 200;
+  const std::atomic<bool>* stop = nullptr;  // polled in the iterations: throws Interrupted (finite_difference.h)
 };
 
 struct TrimResult {

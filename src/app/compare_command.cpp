@@ -101,7 +101,7 @@ std::string csv(const std::vector<Pair>& pairs) {
   std::string out = "series,units,samples,start,stop,rmse,max_error,mean_error,pearson_r,dtw,dtw_window,shift,rmse_at_shift\n";
   for (const Pair& p : pairs) {
     const analysis::Comparison& c = p.result;
-    out += csv_field(p.a->name) + "," + csv_field(p.a->units) + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
+    out += csv_cell(p.a->name) + "," + csv_cell(p.a->units) + "," + std::to_string(c.samples) + "," + json_number(c.start) + "," + json_number(c.stop) + "," +
            json_number(c.rmse) + "," + json_number(c.max_error) + "," + json_number(c.mean_error) + "," +
            (std::isfinite(c.pearson_r) ? json_number(c.pearson_r) : "nan") + "," + json_number(c.dtw) + "," +
            json_number(c.dtw_window) + "," + (c.has_shift ? json_number(c.shift) : "") + "," +

@@ -15,6 +15,7 @@
 #include "model/build_model.h"
 #include "output/output_file.h"
 #include "scenario/load_scenario.h"
+#include "scenario/printable.h"
 #include "scenario/read_csv.h"
 
 namespace uwsim::app {
@@ -28,9 +29,12 @@ void report(const std::vector<Diagnostic>& diagnostics) {
 }
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "sim identify: error: %s\n", message.c_str());
+  std::fprintf(stderr, "sim identify: error: %s\n", scenario::shown(message, scenario::kMaxMessageCharacters).c_str());
   return kBadInput;
 }
+
+// Columns named in a message about one that is missing: enough to spot a misspelling.
+constexpr std::size_t kListedColumns = 20;
 
 // The files identify writes (output/output_file.h), checked and locked before the work.
 struct Outputs {
@@ -76,8 +80,9 @@ int identify_drag(const IdentifyOptions& o) {
   const auto column = [&](const std::string& name, const char* option) -> std::optional<std::vector<double>> {
     const auto it = std::find(csv->header.begin(), csv->header.end(), name);
     if (it == csv->header.end()) {
-      std::string message = "no column '" + name + "' (" + option + "); columns:";
-      for (const std::string& h : csv->header) message += " '" + h + "'";
+      std::string message = "no column '" + scenario::shown(name) + "' (" + option + "); columns:";
+      for (std::size_t k = 0; k < csv->header.size() && k < kListedColumns; ++k) message += " '" + scenario::shown(csv->header[k]) + "'";
+      if (csv->header.size() > kListedColumns) message += " and " + std::to_string(csv->header.size() - kListedColumns) + " more";
       problems.push_back({o.drag, csv->header_line, 1, message});
       return std::nullopt;
     }
@@ -108,8 +113,8 @@ int identify_drag(const IdentifyOptions& o) {
                     units, bound ? "  held at the bound 0" : "");
       return std::string(buffer);
     };
-    text = "Drag fit f = c1·|u|·u + c2·u, c1, c2 ≥ 0 (Nielsen et al. 2018 eq. 38), " + std::to_string(r.points) + " points of " + o.drag +
-           (P ? ", weighted by 1/" + o.variance : "") + "\n";
+    text = "Drag fit f = c1·|u|·u + c2·u, c1, c2 ≥ 0 (Nielsen et al. 2018 eq. 38), " + std::to_string(r.points) + " points of " +
+           scenario::printable(o.drag) + (P ? ", weighted by 1/" + scenario::shown(o.variance) : "") + "\n";
     text += line("c1 (quadratic)", r.quadratic, r.quadratic_std, r.quadratic_at_bound, "kg/m (kg m for rotation)");
     text += line("c2 (linear)", r.linear, r.linear_std, r.linear_at_bound, "kg/s (kg m²/s for rotation)");
     text += "  RMSE of the fitted force: " + format_value(r.rmse, 4) + "\n";
@@ -125,6 +130,39 @@ double median_interval(const std::vector<double>& t) {
   for (std::size_t k = 1; k < t.size(); ++k) d.push_back(t[k] - t[k - 1]);
   std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
   return d[d.size() / 2];
+}
+
+// Every sample of a series finite, and its times increasing: a result file is not checked as a
+// CSV file's cells are (at their line and column, scenario/read_csv.h), and one NaN would make
+// every estimate NaN.
+void check_samples(const SeriesFile& file, const analysis::Series& s, std::vector<Diagnostic>& problems) {
+  for (std::size_t k = 0; k < s.time.size(); ++k) {
+    const bool increasing = k == 0 || s.time[k] > s.time[k - 1];
+    if (std::isfinite(s.values[k]) && std::isfinite(s.time[k]) && increasing) continue;
+    const std::string what = !std::isfinite(s.time[k]) ? "its time is " + format_value(s.time[k])
+                             : !increasing ? "its time " + format_value(s.time[k]) + " s does not follow " + format_value(s.time[k - 1]) + " s"
+                                           : "its value is " + format_value(s.values[k]);
+    problems.push_back({file.path, 0, 0, "series '" + scenario::shown(s.name) + "', sample " + std::to_string(k + 1) + " of " +
+                                             std::to_string(s.time.size()) + ": " + what +
+                                             "; sim identify takes finite samples at increasing times only"});
+    return;
+  }
+}
+
+// Records are resampled onto a uniform grid at their median interval (linear interpolation):
+// jitter and a few missing samples are harmless. A grid with more than kGridPerSample points per
+// sample in the window adds nothing the record has (its median interval is not its rate: a
+// burst of samples close together), and past kMaxGridSamples the observation matrix alone
+// (samples × joints × base parameters × 8 bytes) would take gigabytes.
+constexpr double kGridPerSample = 2.0;
+constexpr double kMaxGridSamples = 2e6;
+
+std::string irregular_sampling(double T, double t0, double t1, double grid, std::size_t within) {
+  return "the samples are not evenly spaced: at their median interval, " + format_value(T, 4) + " s, a uniform grid over " +
+         format_value(t0, 6) + "–" + format_value(t1, 6) + " s would hold " + format_value(grid, 4) + " samples for the " +
+         std::to_string(within) + " recorded there; sim identify resamples at the median interval onto at most " +
+         format_value(kGridPerSample, 2) + " grid samples per recorded one and " + format_value(kMaxGridSamples, 3) +
+         " in all. Resample the record to a uniform rate, or choose a window (--from, --to) where it is regular";
 }
 
 struct Record {
@@ -160,6 +198,9 @@ Record measurements(const SeriesFile& file, analysis::Regressor& reg, const Iden
     out.m.is_current.push_back(reg.has_motor(r));
   }
   if (!problems.empty()) return out;
+  for (const auto* list : {&positions, &drives})
+    for (const analysis::Series* s : *list) check_samples(file, *s, problems);
+  if (!problems.empty()) return out;
   double t0 = -INFINITY, t1 = INFINITY;
   for (const auto* list : {&positions, &drives})
     for (const analysis::Series* s : *list) t0 = std::max(t0, s->time.front()), t1 = std::min(t1, s->time.back());
@@ -175,7 +216,14 @@ Record measurements(const SeriesFile& file, analysis::Regressor& reg, const Iden
     return out;
   }
   const double T = median_interval(time);
-  const auto n = static_cast<std::size_t>(std::floor((t1 - t0) / T + 1e-9)) + 1;
+  const double grid = std::floor((t1 - t0) / T + 1e-9) + 1.0;
+  const auto within = static_cast<std::size_t>(std::upper_bound(time.begin(), time.end(), t1) -
+                                               std::lower_bound(time.begin(), time.end(), t0));
+  if (grid > kGridPerSample * static_cast<double>(within) || grid > kMaxGridSamples) {
+    problems.push_back({file.path, 0, 0, irregular_sampling(T, t0, t1, grid, within)});
+    return out;
+  }
+  const auto n = static_cast<std::size_t>(grid);
   out.m.sample_interval = T;
   out.m.start_time = t0;
   out.m.position.assign(positions.size(), std::vector<double>(n));
@@ -297,8 +345,11 @@ std::string predictions_csv(const std::vector<Model>& models, analysis::Regresso
   for (int r = 0; r < reg.rows(); ++r) {
     const std::string j = "joints/" + reg.model().bodies[static_cast<std::size_t>(reg.joints()[static_cast<std::size_t>(r)])].joint.name;
     const std::string what = reg.has_motor(r) ? "/current" : "/effort";
-    out += "," + j + what + "," + j + what + "_with_actuators";
-    if (models.size() == 2) out += "," + j + what + "_without_actuators";
+    for (const char* model : {"", "_with_actuators", models.size() == 2 ? "_without_actuators" : nullptr}) {
+      if (model == nullptr) continue;
+      out += ',';
+      out += csv_cell(j + what + model);
+    }
   }
   out += "\n";
   const analysis::Prediction& p = models.front().prediction;
@@ -315,6 +366,46 @@ std::string predictions_csv(const std::vector<Model>& models, analysis::Regresso
     out += "\n";
   }
   return out;
+}
+
+// Peak |q̇| below this (rad/s or m/s) is rounding of a constant position through the filter and
+// the differences, not motion (1e-6 rad/s is a turn in 70 days).
+constexpr double kStill = 1e-6;
+
+// The data leave base parameters undetermined (identification.h, step 5): which, and which joints
+// do not move, instead of estimates that are any of infinitely many (and σ = NaN). Nothing is
+// written: a part or a table with some values the data never saw would look like a result.
+int unidentifiable(const Model& m, const analysis::JointTrajectories& data, const IdentifyOptions& o) {
+  const analysis::Fit& f = m.fit;
+  const auto& params = m.reg->parameters();
+  std::fprintf(stderr, "sim identify: error: %s: the data do not determine every base parameter (%s): the observation matrix F "
+                       "(%zu × %d) has rank %d; not determined:\n", scenario::printable(o.data).c_str(), m.label.c_str(),
+               f.observations, f.base.size(), f.rank);
+  for (const std::vector<int>& group : f.undetermined) {
+    std::string line;
+    for (int k : group) {  // appended: GCC 12 warns falsely (-Wrestrict) on "#" + std::string
+      if (!line.empty()) line += ", ";
+      line += '#';
+      line += std::to_string(k + 1);
+      line += ' ';
+      line += f.base.expression(k, params);
+    }
+    line += group.size() == 1 ? ": no observation depends on it" : ": the data give only a combination of them";
+    std::fprintf(stderr, "  %s\n", line.c_str());
+  }
+  for (int r = 0; r < m.reg->rows(); ++r) {
+    const auto ru = static_cast<std::size_t>(r);
+    double peak = 0.0;
+    for (double v : data.qd[ru]) peak = std::max(peak, std::abs(v));
+    if (peak >= std::max(o.min_speed, kStill)) continue;
+    const dynamics::Joint& joint = m.reg->model().bodies[static_cast<std::size_t>(m.reg->joints()[ru])].joint;
+    const char* unit = joint.type == dynamics::JointType::prismatic ? "m/s" : "rad/s";
+    std::fprintf(stderr, "  joint %s does not move%s: its speed peaks at %s %s\n", joint.name.c_str(),
+                 o.min_speed > 0.0 ? " at --min-speed or faster" : "", format_value(peak, 3).c_str(), unit);
+  }
+  std::fprintf(stderr, "  Record a trajectory that moves every joint, or identify a scenario in which the joints that stay still are "
+                       "fixed; nothing written\n");
+  return kBadInput;
 }
 
 int identify_arm(const IdentifyOptions& o) {
@@ -375,6 +466,7 @@ int identify_arm(const IdentifyOptions& o) {
     if (motors) models.push_back({"Without actuator dynamics", &*without, {}, {}});
     for (Model& m : models) {
       m.fit = analysis::fit(*m.reg, analysis::base_parameters_of(*m.reg, o.seed), train, o.min_speed);
+      if (m.fit.rank < m.fit.base.size()) return unidentifiable(m, train, o);
       m.prediction = analysis::predict(*m.reg, m.fit, test, o.min_speed);
     }
   } catch (const std::invalid_argument& e) {
@@ -385,14 +477,15 @@ int identify_arm(const IdentifyOptions& o) {
   if (o.format == "json") {
     text = json_report(o, models, *with, on);
   } else {
-    text = "sim identify: " + o.scenario + ", " + std::to_string(with->rows()) + " joints; data " + o.data + ": " + data->description + "\n";
-    if (validation) text += "validation " + o.validation + ": " + validation->description + "\n";
+    text = "sim identify: " + scenario::printable(o.scenario) + ", " + std::to_string(with->rows()) + " joints; data " +
+           scenario::printable(o.data) + ": " + data->description + "\n";
+    if (validation) text += "validation " + scenario::printable(o.validation) + ": " + validation->description + "\n";
     text += "positions low-passed forward and backward (Butterworth, order " + std::to_string(o.filter_order) + ", " +
             format_value(train.cutoff, 4) + " Hz), differentiated by central differences; " + std::to_string(train.margin) +
             " samples dropped at each end; currents not filtered\n\n";
     for (const Model& m : models) text += fit_table(m, train) + "\n";
-    text += rmse_table(models, *with, on, units_of(train), false);
-    if (o.min_speed > 0.0) text += "\n" + rmse_table(models, *with, on, units_of(train), true);
+    text += rmse_table(models, *with, scenario::printable(on), units_of(train), false);
+    if (o.min_speed > 0.0) text += "\n" + rmse_table(models, *with, scenario::printable(on), units_of(train), true);
   }
   if (const int code = emit(outputs.report, text); code != kDone) return code;
   if (outputs.predictions)

@@ -1,6 +1,7 @@
 // sim — underwater multibody simulator, command-line entry point.
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "app/trim_command.h"
 #include "app/validate_command.h"
 #include "scenario/yaml_reader.h"
+#include "scenario/printable.h"
 #include "version.h"
 
 namespace {
@@ -164,9 +166,23 @@ int replay_main(std::vector<char*> args, const std::string& command_line) {
   return uwsim::app::replay_result(o);
 }
 
+// %* : the message with the user's text in it escaped and its length bounded
+// (scenario/printable.h): file names, names and values reach the terminal as text.
+class PrintableMessage : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& message, const std::tm&, spdlog::memory_buf_t& out) override {
+    const std::string text = uwsim::scenario::shown(std::string_view(message.payload.data(), message.payload.size()),
+                                                    uwsim::scenario::kMaxMessageCharacters);
+    out.append(text.data(), text.data() + text.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<PrintableMessage>(); }
+};
+
 void use_logger(bool quiet, bool verbose) {
   auto logger = spdlog::stderr_color_st("sim");
-  logger->set_pattern("%^%l%$: %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<PrintableMessage>('*').set_pattern("%^%l%$: %*");
+  logger->set_formatter(std::move(formatter));
   spdlog::set_default_logger(logger);
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
 }
@@ -301,10 +317,7 @@ int main(int argc, char** argv) {
 
   if (const int code = parse(cli, args); code >= 0) return code;
 
-  auto logger = spdlog::stderr_color_st("sim");
-  logger->set_pattern("%^%l%$: %v");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+  use_logger(quiet, verbose);
 
   if (!output->empty()) options.output_path = output->as<std::string>();
   if (!duration_opt->empty()) options.duration = duration;

@@ -108,7 +108,9 @@ int run_scenario(const RunOptions& options) {
     for (const scenario::Diagnostic& d : error.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
     return kBadInput;
   }
-  for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  // Printed unless -q (errors only); kept in the result's `warnings` attribute either way.
+  if (spdlog::should_log(spdlog::level::warn))
+    for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   const dynamics::Model model = model::build_model(scenario);
   const integrate::Settings settings = scenario::integration_settings(scenario.simulation);
   if (!options.force) {

@@ -33,10 +33,14 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+std::string csv_cell(const std::string& s) {
+  const bool plain = s.find_first_of(",\"\r\n") == std::string::npos && (s.empty() || (s.front() != ' ' && s.back() != ' '));
+  if (plain) return s;
   std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
   return out + "\"";
 }
 

@@ -11,8 +11,8 @@ std::string format_value(double v, int digits = 6);
 std::string json_number(double v);
 // A JSON string literal.
 std::string json_string(const std::string& s);
-// A CSV field (RFC 4180): as it is, or in double quotes (each '"' doubled) if it holds a
-// comma, a double quote, CR or LF.
-std::string csv_field(const std::string& s);
+// A CSV cell (RFC 4180): as it is, or in double quotes (inner ones doubled) when it holds a ',',
+// a '"', a line end, or begins or ends with a space (which readers trim).
+std::string csv_cell(const std::string& s);
 
 }  // namespace uwsim::app

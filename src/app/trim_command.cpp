@@ -10,9 +10,11 @@
 #include <regex>
 #include <sstream>
 
+#include "analysis/finite_difference.h"
 #include "analysis/modes.h"
 #include "app/exit_codes.h"
 #include "app/operating_point.h"
+#include "app/stop_signals.h"
 #include "model/build_model.h"
 #include "output/output_file.h"
 #include "scenario/load_scenario.h"
@@ -144,13 +146,16 @@ struct Stability {
   double largest = 0.0;
 };
 
-Stability stability_of(const dynamics::Model& model, const scenario::Scenario& scenario, const analysis::TrimResult& r) {
+Stability stability_of(const dynamics::Model& model, const scenario::Scenario& scenario, const analysis::TrimResult& r,
+                       const std::atomic<bool>* stop) {
   const dynamics::Model trimmed = analysis::with_trimmed_inputs(model, r);
   analysis::OperatingPoint point;
   point.time = scenario.trim.time;
   point.x = r.x;
   point.held = r.held;  // the controllers' outputs held at their equilibrium values: the plant's modes
-  const analysis::LinearModel linear = analysis::linearize(trimmed, point);
+  analysis::LinearizeOptions options;
+  options.stop = stop;
+  const analysis::LinearModel linear = analysis::linearize(trimmed, point, options);
   const analysis::ModalAnalysis modes =
       analysis::modal_analysis(linear.system_matrix(), linear.constrained ? &linear.basis : nullptr);
   Stability out;
@@ -210,6 +215,7 @@ void print_trim(std::FILE* out, const scenario::Scenario& scenario, const analys
 }
 
 int trim_scenario(const TrimOptions& options) {
+  const StopSignals signals;  // Ctrl-C and SIGTERM stop the iterations: exit 130 or 143, nothing written
   const auto scenario = load_or_report(options.scenario_path, options.overrides);
   if (!scenario) return kBadInput;
   // Checked and locked before the work (output/output_file.h): neither may be an input.
@@ -223,17 +229,25 @@ int trim_scenario(const TrimOptions& options) {
     return kBadInput;
   }
   const dynamics::Model model = model::build_model(*scenario);
+  if (const auto too_large = linear_size_problem(model)) {
+    spdlog::error("{}: {}", options.scenario_path, *too_large);
+    return kBadInput;
+  }
   analysis::TrimResult result;
+  std::optional<Stability> stability;
   try {
     analysis::TrimProblem problem = trim_problem(*scenario, options.unknowns, options.steady);
     problem.tolerance = options.tolerance;
+    problem.stop = &StopSignals::requested();
     result = analysis::trim(model, problem);
+    if (result.converged) stability = stability_of(model, *scenario, result, problem.stop);
   } catch (const analysis::TrimError& error) {
     spdlog::error("trim: {}", error.what());
     return kBadInput;
+  } catch (const analysis::Interrupted&) {
+    return report_interrupted();
   }
-  std::optional<Stability> stability;
-  if (result.converged) stability = stability_of(model, *scenario, result);
+  if (StopSignals::requested()) return report_interrupted();  // during the modes, which do not poll
   if (!options.quiet) {
     print_trim(stdout, *scenario, result);
     // With controllers, the modes are the plant's with their outputs held (evaluator.h), not the loop's.

@@ -71,7 +71,8 @@ int validate_scenarios(const std::vector<std::string>& paths, const std::vector<
       const bool part = is_part_file(path);
       const scenario::Scenario scenario =
           part ? load_part(path, overrides) : scenario::load_scenario(path, overrides);
-      for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+      if (!quiet)  // -q: errors only
+        for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
       const dynamics::Model model = model::build_model(scenario);  // what `run` would build next
       if (!quiet) {
         const std::size_t bodies = model.bodies.size(), joints = scenario.joints.size();

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "scenario/overrides.h"
+#include "scenario/printable.h"
 #include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
@@ -93,9 +94,7 @@ Field key_field(const YAML::Node& map, const std::string& key, const std::string
 // Why `name` cannot prefix body and joint names ("NAME/<body>"), or "" if it can.
 std::string prefix_problem(const std::string& name) {
   if (name.empty()) return "the name is empty";
-  if (std::any_of(name.begin(), name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-    return "the name holds a control character";
+  if (const auto bad = name_character_problem(name)) return "the name's " + *bad;
   if (name.front() == '/' || name.back() == '/') return "the name begins or ends with '/'";
   std::size_t begin = 0;
   while (true) {

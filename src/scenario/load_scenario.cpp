@@ -15,6 +15,7 @@
 #include "scenario/flow_depth.h"
 #include "scenario/includes.h"
 #include "scenario/overrides.h"
+#include "scenario/printable.h"
 #include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
@@ -222,7 +223,7 @@ void check_name(Reader& reader, const Field& f, std::string& out) {
     out = *s;
   else
     reader.error(f, "expected a name made of letters, digits, '_', '.' and '-' (it names the "
-                    "output file), got '" + *s + "'");
+                    "output file), got '" + shown(*s) + "'");
 }
 
 // `part_unreadable`: an include could not be read or has errors, which says why bodies may be missing.
@@ -386,7 +387,9 @@ Scenario load(const std::string& path, const std::string* given_text,
 }  // namespace
 
 std::string format(const Diagnostic& d) {
-  std::string out = d.file;
+  // File names and messages quote the user's text: escaped (printable.h), and cut as a last
+  // resort where a message grew long.
+  std::string out = printable(d.file);
   if (d.line > 0) {
     out += ':';
     out += std::to_string(d.line);
@@ -396,7 +399,7 @@ std::string format(const Diagnostic& d) {
     }
   }
   out += d.warning ? ": warning: " : ": error: ";
-  out += d.message;
+  out += shown(d.message, kMaxMessageCharacters);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "control/damped_pseudo_inverse.h"
 #include "scenario/actuation_sections.h"
 #include "scenario/controller_sections.h"
+#include "scenario/printable.h"
 
 namespace uwsim::scenario {
 
@@ -296,7 +297,7 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
     const Field name = m.require("name");
     if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
       if (s->find('/') != std::string::npos)
-        r.error(name, "expected a name without '/' (each controller is one group /controllers/<name>), got '" + *s + "'");
+        r.error(name, "expected a name without '/' (each controller is one group /controllers/<name>), got '" + shown(*s) + "'");
       else if (auto [it, fresh] = names.emplace(*s, item.path); !fresh)
         r.error(name, "duplicate controller name '" + *s + "' (also " + it->second + ")");
       else

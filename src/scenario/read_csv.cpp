@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "scenario/printable.h"
 #include "scenario/read_file.h"
 
 namespace uwsim::scenario {
@@ -145,14 +146,14 @@ std::optional<std::vector<double>> csv_numbers(const CsvFile& csv, std::size_t i
     last_bad_line = csv.rows[r].line;
     if (++bad > kMaxCsvProblems) continue;
     std::string message = "column '";
-    message += csv.header[index];
+    message += shown(csv.header[index]);
     message += "': expected a number, got '";
-    message += csv.text_of(cell);
+    message += shown(csv.text_of(cell));
     message += '\'';
     problems.push_back({csv.path, csv.rows[r].line, csv.column_of(r, index), message});
   }
   count_rest(problems, csv.path, last_bad_line, bad > kMaxCsvProblems ? bad - kMaxCsvProblems : 0,
-             "cells of column '" + csv.header[index] + "' that are not numbers (the last at this line)");
+             "cells of column '" + shown(csv.header[index]) + "' that are not numbers (the last at this line)");
   if (bad > 0) return std::nullopt;
   return values;
 }

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "scenario/actuation_sections.h"
+#include "scenario/printable.h"
 #include "scenario/read_csv.h"
 
 namespace uwsim::scenario {
@@ -141,9 +142,9 @@ inputs::ChannelParameters read_channel(Reader& r, const Field& item, std::map<st
   const Field name = m.require("name");
   if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
     if (s->find('/') != std::string::npos)
-      r.error(name, "expected a name without '/' (each channel is one dataset /inputs/<name>), got '" + *s + "'");
+      r.error(name, "expected a name without '/' (each channel is one dataset /inputs/<name>), got '" + shown(*s) + "'");
     else if (s->find_first_of("0123456789+-.") == 0)
-      r.error(name, "expected a name that does not start like a number (commands may be numbers), got '" + *s + "'");
+      r.error(name, "expected a name that does not start like a number (commands may be numbers), got '" + shown(*s) + "'");
     else if (auto [it, fresh] = names.emplace(*s, item.path); !fresh)
       r.error(name, "duplicate input name '" + *s + "' (also " + it->second + ")");
     else

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "scenario/printable.h"
 #include "scenario/sections.h"
 
 namespace uwsim::scenario {
@@ -67,18 +68,11 @@ bool check_name_text(Reader& r, const Field& f, const std::string& name) {
     r.error(f, std::string("expected a non-empty name"));
     return false;
   }
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char code[48];
-      std::snprintf(code, sizeof code, "; character %zu is U+%04X", i + 1,
-                    static_cast<unsigned>(c));
-      std::string message("expected a name without control characters (it names a group in "
-                          "the output file)");
-      message += code;
-      r.error(f, message);
-      return false;
-    }
+  if (const auto bad = name_character_problem(name)) {
+    std::string message("expected a name without control characters (it names a group in the output file); ");
+    message += *bad;
+    r.error(f, message);
+    return false;
   }
   const char* problem = nullptr;  // about '/' unless `dots`
   bool dots = false;
@@ -103,7 +97,7 @@ bool check_name_text(Reader& r, const Field& f, const std::string& name) {
   std::string message(problem);
   if (!dots) message += " ('/' separates nested groups in the output file)";
   message += ", got '";
-  message += name;
+  message += shown(name);
   message += '\'';
   r.error(f, message);
   return false;

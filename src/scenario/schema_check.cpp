@@ -13,6 +13,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "scenario/printable.h"
 #include "scenario/schema_documents.h"
 #include "scenario/yaml_json.h"
 #include "scenario/yaml_reader.h"
@@ -26,41 +27,6 @@ namespace {
 // with a maxLength; a test checks that); valijson's UTF-8 decoder reads past its tables on
 // a run of continuation bytes. Such texts are found first, and the validator is not run on
 // a document that has one.
-std::size_t code_points(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-// Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF).
-bool is_utf8(const std::string& text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  while (i < n) {
-    const unsigned char c = byte(i);
-    int extra = 0;
-    unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
-    if (c < 0x80) extra = 0;
-    else if (c >= 0xC2 && c <= 0xDF) extra = 1;
-    else if (c == 0xE0) extra = 2, low = 0xA0;
-    else if (c == 0xED) extra = 2, high = 0x9F;
-    else if (c >= 0xE1 && c <= 0xEF) extra = 2;
-    else if (c == 0xF0) extra = 3, low = 0x90;
-    else if (c == 0xF4) extra = 3, high = 0x8F;
-    else if (c >= 0xF1 && c <= 0xF3) extra = 3;
-    else return false;
-    if (i + static_cast<std::size_t>(extra) >= n && extra > 0) return false;
-    for (int k = 1; k <= extra; ++k) {
-      const unsigned char b = byte(i + static_cast<std::size_t>(k));
-      const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
-      if (b < lo || b > hi) return false;
-    }
-    i += static_cast<std::size_t>(extra) + 1;
-  }
-  return true;
-}
-
 struct UnsafeText {
   std::vector<std::string> context;
   std::string message;

@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include "scenario/printable.h"
+
 namespace uwsim::scenario {
 namespace {
 
@@ -53,9 +55,9 @@ std::string describe_value(const YAML::Node& n) {
     case YAML::NodeType::Map:
       return "a mapping";
     case YAML::NodeType::Scalar:
-      if (is_quoted_or_string(n)) return "the string \"" + n.Scalar() + "\"";
-      if (parse_number(n.Scalar())) return n.Scalar();
-      return "'" + n.Scalar() + "'";
+      if (is_quoted_or_string(n)) return "the string \"" + shown(n.Scalar()) + "\"";
+      if (parse_number(n.Scalar())) return shown(n.Scalar());
+      return "'" + shown(n.Scalar()) + "'";
     default:
       return "nothing";
   }
@@ -342,7 +344,7 @@ std::optional<std::size_t> Reader::choice(const Field& f,
   if (!s) return std::nullopt;
   auto it = std::find(options.begin(), options.end(), *s);
   if (it != options.end()) return static_cast<std::size_t>(it - options.begin());
-  std::string message = "expected one of " + quoted_list(options) + ", got '" + *s + "'";
+  std::string message = "expected one of " + quoted_list(options) + ", got '" + shown(*s) + "'";
   if (auto guess = closest_match(*s, options)) message += "; did you mean '" + *guess + "'?";
   error(f, message);
   return std::nullopt;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include "analysis/drag_fit.h"
 
@@ -73,4 +74,23 @@ TEST_CASE("drag fit: the bounds c ≥ 0 hold, a coefficient pushed below 0 is he
   for (std::size_t k = 0; k < u.size(); ++k) num += f[k] * u[k] * u[k], den += std::pow(u[k], 4);
   CHECK(r.quadratic == doctest::Approx(num / den).epsilon(1e-12));
   CHECK_THROWS_AS(analysis::fit_drag({0.1}, {1.0}), std::invalid_argument);
+}
+
+TEST_CASE("drag fit: points at one speed are refused with the one combination they give, c₁·|u| + c₂") {
+  // f = (c₁s + c₂)·u at |u| = s: 30·0.5 + 5 = 20 for every split; towed both ways, and a point at rest.
+  const std::vector<double> u = {0.5, 0.5, -0.5, 0.0}, f = {10.0, 10.0, -10.0, 0.0};
+  try {
+    (void)analysis::fit_drag(u, f, {0.1, 0.2, 0.1, 0.1});
+    FAIL("a one-speed fit gave a split");
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    CHECK(message.find("every point is at one speed, |u| = 0.5") != std::string::npos);
+    CHECK(message.find("0.5·c1 + c2 = 20 and not how it splits") != std::string::npos);
+  }
+  CHECK_THROWS_AS(analysis::fit_drag({0.0, 0.0, 0.0}, {0.0, 0.1, -0.1}), std::invalid_argument);
+  // Two speeds, however close, are a fit (with the standard deviations saying how poor).
+  const analysis::DragFit two = analysis::fit_drag({0.5, 0.6, 0.5, 0.6}, {10.0, 13.2, 10.0, 13.2});
+  CHECK(two.quadratic == doctest::Approx(20.0).epsilon(1e-9));  // 20·0.25 + 10·0.5 = 10, 20·0.36 + 10·0.6 = 13.2
+  CHECK(two.linear == doctest::Approx(10.0).epsilon(1e-9));
+  CHECK_THROWS_AS(analysis::fit_drag({0.5, std::nan("")}, {10.0, 13.2}), std::invalid_argument);
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -15,21 +16,9 @@ using namespace uwsim;
 
 namespace {
 
-// What a rig would record at (q, q̇, q̈): motor currents where there is a motor, else efforts.
-std::vector<double> drive_at(const dynamics::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
-                             const std::vector<double>& qd, const std::vector<double>& qdd) {
-  const Eigen::VectorXd tau = test::transmitted(model, reg, q, qd, qdd);
-  std::vector<double> out(q.size());
-  for (int r = 0; r < reg.rows(); ++r) {
-    const auto ru = static_cast<std::size_t>(r);
-    const dynamics::Joint& j = model.bodies[static_cast<std::size_t>(reg.joints()[ru])].joint;
-    out[ru] = reg.has_motor(r) ? (tau[r] - j.effort) / reg.torque_per_ampere(r, q[ru]) : tau[r];
-  }
-  return out;
-}
-
+// Random states (row `still` held at q = 0.2 and at rest, when ≥ 0) and their drives.
 analysis::JointTrajectories random_samples(const dynamics::Model& model, analysis::Regressor& reg, std::size_t n, double noise,
-                                           unsigned seed) {
+                                           unsigned seed, int still = -1) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::normal_distribution<double> e(0.0, noise);
@@ -40,7 +29,8 @@ analysis::JointTrajectories random_samples(const dynamics::Model& model, analysi
   std::vector<double> q(rows), qd(rows), qdd(rows);
   for (std::size_t k = 0; k < n; ++k) {
     for (std::size_t r = 0; r < rows; ++r) q[r] = 0.75 * u(rng), qd[r] = 2.0 * u(rng), qdd[r] = 3.0 * u(rng);
-    const std::vector<double> d = drive_at(model, reg, q, qd, qdd);
+    if (still >= 0) q[static_cast<std::size_t>(still)] = 0.2, qd[static_cast<std::size_t>(still)] = qdd[static_cast<std::size_t>(still)] = 0.0;
+    const std::vector<double> d = test::drive_at(model, reg, q, qd, qdd);
     data.time.push_back(0.01 * static_cast<double>(k));
     for (std::size_t r = 0; r < rows; ++r) {
       data.q[r].push_back(q[r]), data.qd[r].push_back(qd[r]), data.qdd[r].push_back(qdd[r]);
@@ -62,6 +52,8 @@ TEST_CASE("identification: noisy currents give back the base parameters within t
     const analysis::JointTrajectories data = random_samples(model, reg, 3000, sigma, 11);
     const analysis::Fit fit = analysis::fit(reg, base, data);
     REQUIRE(fit.estimate.size() == base.size());
+    CHECK(fit.rank == base.size());
+    CHECK(fit.undetermined.empty());
     CHECK(fit.sigma == doctest::Approx(sigma).epsilon(0.03));
     for (int k = 0; k < base.size(); ++k) {
       const double z = (fit.estimate[k] - fit.model_value[k]) / fit.std_dev[k];
@@ -122,7 +114,7 @@ TEST_CASE("identification: from positions alone, filtered and differentiated, th
         q[r] += a * std::sin(w * t + r + h), qd[r] += a * w * std::cos(w * t + r + h), qdd[r] -= a * w * w * std::sin(w * t + r + h);
       }
     }
-    const std::vector<double> d = drive_at(model, reg, q, qd, qdd);
+    const std::vector<double> d = test::drive_at(model, reg, q, qd, qdd);
     for (std::size_t r = 0; r < rows; ++r) m.position[r].push_back(q[r]), m.drive[r].push_back(d[r]);
   }
   const analysis::JointTrajectories data = analysis::differentiate(m, {});
@@ -135,5 +127,78 @@ TEST_CASE("identification: from positions alone, filtered and differentiated, th
     double rms = 0.0;
     for (double v : p.measured[r]) rms += v * v / static_cast<double>(p.measured[r].size());
     CHECK(p.rmse[r] < 1e-3 * std::sqrt(rms));
+  }
+}
+
+namespace {
+
+// A column of F whose norm is at the rounding of the largest is zero (identification.cpp).
+bool zero_column(const Eigen::MatrixXd& F, Eigen::Index k) { return F.col(k).norm() <= 1e-12 * F.colwise().norm().maxCoeff(); }
+
+// F with unit-norm columns, and its zero columns zero.
+Eigen::MatrixXd unit_columns(const Eigen::MatrixXd& F) {
+  Eigen::MatrixXd out = F;
+  for (Eigen::Index k = 0; k < F.cols(); ++k)
+    if (zero_column(F, k)) out.col(k).setZero();
+    else out.col(k).normalize();
+  return out;
+}
+
+Eigen::Index rank_by_eigenvalues(const Eigen::MatrixXd& F) {  // of F, from FᵀF
+  const Eigen::VectorXd lambda = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(F.transpose() * F).eigenvalues();
+  // The nonzero λ of random data are far above 1e-12 λmax; the zero ones rounding (~1e-15).
+  return (lambda.array() > 1e-12 * lambda.maxCoeff()).count();
+}
+
+Eigen::MatrixXd columns(const Eigen::MatrixXd& F, const std::vector<int>& which) {
+  Eigen::MatrixXd out(F.rows(), static_cast<Eigen::Index>(which.size()));
+  for (std::size_t k = 0; k < which.size(); ++k) out.col(static_cast<Eigen::Index>(k)) = F.col(which[k]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("identification: with a joint at rest the fit reports the rank and which base parameters it cannot tell apart") {
+  test::RandomBodies rnd(23);
+  const dynamics::Model model = model::build_model(test::random_fixed_forest(rnd, false));
+  analysis::Regressor reg(model, {});
+  const analysis::BaseParameters base = analysis::base_parameters_of(reg, 7);
+  for (int still = 0; still < reg.rows(); ++still) {
+    CAPTURE(still);
+    const analysis::JointTrajectories data = random_samples(model, reg, 400, 0.0, 11, still);
+    const analysis::Fit fit = analysis::fit(reg, base, data);
+    const Eigen::MatrixXd F = analysis::observations(reg, data, base.independent).F;
+    // The rank by an independent route, and fewer than the base parameters: the joint's own
+    // friction (and motor) terms multiply its speed and acceleration, 0 in every row.
+    const Eigen::MatrixXd Fs = unit_columns(F);
+    CHECK(fit.rank == rank_by_eigenvalues(Fs));
+    REQUIRE(fit.rank < base.size());
+    std::vector<int> determined, grouped;
+    for (const auto& g : fit.undetermined) grouped.insert(grouped.end(), g.begin(), g.end());
+    for (int k = 0; k < base.size(); ++k)
+      if (std::find(grouped.begin(), grouped.end(), k) == grouped.end()) determined.push_back(k);
+    // Exact data: every parameter said to be determined is the scenario's, to rounding; the others are NaN.
+    for (int k : determined) {
+      INFO(base.expression(k, reg.parameters()));
+      CHECK(std::abs(fit.estimate[k] - fit.model_value[k]) < 1e-8 * std::max(1.0, std::abs(fit.model_value[k])));
+    }
+    for (int k : grouped) CHECK(std::isnan(fit.estimate[k]));
+    // The determined columns are independent, and each group adds fewer dimensions to their
+    // span than it has members (the data cannot tell its members apart); a column that is zero
+    // in every row is a group of its own.
+    CHECK(rank_by_eigenvalues(columns(Fs, determined)) == static_cast<Eigen::Index>(determined.size()));
+    Eigen::Index added = 0;
+    for (const auto& g : fit.undetermined) {
+      std::vector<int> with = determined;
+      with.insert(with.end(), g.begin(), g.end());
+      const Eigen::Index gain = rank_by_eigenvalues(columns(Fs, with)) - static_cast<Eigen::Index>(determined.size());
+      CHECK(gain < static_cast<Eigen::Index>(g.size()));
+      added += gain;
+      if (g.size() > 1) continue;
+      CHECK(zero_column(F, g.front()));
+    }
+    for (int k = 0; k < base.size(); ++k)
+      if (zero_column(F, k)) CHECK(std::find(grouped.begin(), grouped.end(), k) != grouped.end());
+    CHECK(static_cast<Eigen::Index>(determined.size()) + added == fit.rank);
   }
 }

@@ -376,3 +376,46 @@ TEST_CASE("cli: hostile documents (a 60 000-item list, 10 000-deep nesting, 2 MB
   CHECK(deep.output.find("deep.yaml:1:33: error: the YAML is nested more than 32 levels deep") !=
         std::string::npos);
 }
+
+TEST_CASE("cli: -q prints errors only: a scenario's warnings are not printed by run or validate, and the file keeps them") {
+  const fs::path dir = fresh_dir("quiet");
+  write_file(dir / "degrees.yaml", "name: degrees\nsimulation: {duration: 0.1}\n"
+                                   "bodies:\n  - {name: rov, mass: 11.5, inertia: [0.16, 0.16, 0.16], volume: 0.0115,\n"
+                                   "     initial: {rpy: [0.0, 0.0, 90.0]}}\n");
+  const std::string warning = "degrees.yaml:5:21: warning: bodies[0].initial.rpy: an angle beyond ±2π (90 rad)";
+  Outcome out = run_sim("degrees.yaml -o loud.h5", dir);
+  REQUIRE(out.exit_code == 0);
+  CHECK(out.output.find(warning) != std::string::npos);  // without -q it is printed
+  out = run_sim("-q degrees.yaml -o quiet.h5", dir);
+  REQUIRE(out.exit_code == 0);
+  CHECK(out.output == "");
+  const hid_t file = H5Fopen((dir / "quiet.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+  CHECK(string_attribute(root, "warnings").find(warning) != std::string::npos);
+  H5Gclose(root);
+  H5Fclose(file);
+  CHECK(run_sim("validate degrees.yaml", dir).output.find(warning) != std::string::npos);
+  out = run_sim("validate -q degrees.yaml", dir);
+  CHECK(out.exit_code == 0);
+  CHECK(out.output == "");
+  // Errors still print under -q.
+  write_file(dir / "bad.yaml", "name: bad\nsimulation: {duration: 0.1}\nbodies:\n  - {name: rov, mass: -1, inertia: [1, 1, 1]}\n");
+  out = run_sim("validate -q bad.yaml", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("bad.yaml:4:23: error: bodies[0].mass") != std::string::npos);
+}
+
+TEST_CASE("cli: a file name with an escape sequence is printed escaped, in the log and in diagnostics") {
+  const fs::path dir = fresh_dir("escapes");
+  write_file(dir / "s.yaml", "name: s\nsimulation: {duration: 0.1}\nbodies:\n  - {name: rov, mass: 11.5, inertia: [0.16, 0.16, 0.16], volume: 0.0115}\n");
+  Outcome out = run_sim("s.yaml -o \"$(printf '\\033[2Jout.h5')\"", dir);  // sh has no $'…'
+  REQUIRE(out.exit_code == 0);
+  CHECK(fs::exists(dir / "\x1b[2Jout.h5"));
+  CHECK(out.output.find("\\x1b[2Jout.h5") != std::string::npos);
+  CHECK(out.output.find('\x1b') == std::string::npos);
+  out = run_sim("validate \"$(printf '\\033]0;x\\007.yaml')\"", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("\\x1b]0;x\\x07.yaml") != std::string::npos);
+  CHECK(out.output.find('\x1b') == std::string::npos);
+}

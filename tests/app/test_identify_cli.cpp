@@ -7,15 +7,20 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include <hdf5.h>
+
 #include "analysis/identification.h"
+#include "app/text_output.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
+#include "support/fixed_trees.h"
 
 namespace fs = std::filesystem;
 using namespace uwsim;
@@ -92,6 +97,42 @@ controllers:
   - {name: c1, type: pid, joint: rig/arm/joint1, rate: 500.0, setpoint: q1, kp: 70.0, kd: 7.0, feed_forward: true}
   - {name: c2, type: pid, joint: rig/arm/joint2, rate: 500.0, setpoint: q2, kp: 100.0, kd: 10.0, feed_forward: true}
 )";
+
+
+// A CSV record of the arm of kScenario along q1(t) (a sum of sines) with joint 2 held at 0.2 rad,
+// its currents from the model's own inverse dynamics at the exact rates (support/fixed_trees.h).
+std::string still_elbow_record(const fs::path& dir) {
+  const scenario::Scenario sc = scenario::load_scenario((dir / "scenario.yaml").string());
+  const dynamics::Model model = model::build_model(sc);
+  analysis::Regressor reg(model, {});
+  std::string text = "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,joints/rig/arm/joint2/position,"
+                     "joints/rig/arm/joint2/current\n";
+  char line[256];
+  for (int k = 0; k <= 3000; ++k) {
+    const double t = 0.01 * k, w1 = 2.0 * M_PI * 0.1, w2 = 2.0 * M_PI * 0.23;
+    const std::vector<double> q = {0.5 * std::sin(w1 * t) + 0.3 * std::sin(w2 * t + 1.0), 0.2};
+    const std::vector<double> qd = {0.5 * w1 * std::cos(w1 * t) + 0.3 * w2 * std::cos(w2 * t + 1.0), 0.0};
+    const std::vector<double> qdd = {-0.5 * w1 * w1 * std::sin(w1 * t) - 0.3 * w2 * w2 * std::sin(w2 * t + 1.0), 0.0};
+    const std::vector<double> i = test::drive_at(model, reg, q, qd, qdd);
+    std::snprintf(line, sizeof line, "%.17g,%.17g,%.17g,%.17g,%.17g\n", t, q[0], i[0], q[1], i[1]);
+    text += line;
+  }
+  return text;
+}
+
+// Writes `value` into sample `index` of a 1-D dataset of an HDF5 file.
+void poke(const fs::path& file, const char* dataset, hsize_t index, double value) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t d = H5Dopen2(f, dataset, H5P_DEFAULT);
+  REQUIRE(d >= 0);
+  const hid_t space = H5Dget_space(d);
+  const hsize_t count = 1;
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, &index, nullptr, &count, nullptr);
+  const hid_t one = H5Screate_simple(1, &count, nullptr);
+  CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, one, space, H5P_DEFAULT, &value) >= 0);
+  H5Sclose(one), H5Sclose(space), H5Dclose(d), H5Fclose(f);
+}
 
 }  // namespace
 
@@ -178,6 +219,12 @@ TEST_CASE("identify cli: towing-tank points give paper 000's drag coefficients (
   out = run_sim("identify --drag tank.csv --speed speed --force thrust", dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("tank.csv:1:1: error: no column 'thrust' (--force)") != std::string::npos);
+  // Every run at one speed: the split of c1·|u| + c2 is unknown, so no split is printed.
+  write(dir / "one.csv", "speed,force\n0.5,10\n-0.5,-10\n0.5,10\n");
+  out = run_sim("identify --drag one.csv --speed speed --force force -o one.txt", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("one.csv: every point is at one speed, |u| = 0.5") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "one.txt"));
   fs::remove_all(dir);
 }
 
@@ -203,4 +250,70 @@ TEST_CASE("identify cli: missing series, a bad cell and a free-floating scenario
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("body 'rov' is free-floating") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("identify cli: a joint that never moves leaves base parameters undetermined: the rank and which, exit 2, nothing written") {
+  const fs::path dir = scratch("still");
+  write(dir / "arm.yaml", kArmPart);
+  write(dir / "scenario.yaml", kScenario);
+  write(dir / "still.csv", still_elbow_record(dir));
+  Outcome out = run_sim("identify scenario.yaml still.csv -o fit.txt --write-part part.yaml --predictions p.csv", dir);
+  INFO(out.output);
+  CHECK(out.exit_code == 2);
+  // 2 × 2961 rows (3001 samples less 20 at each end). The elbow's friction and motor terms
+  // multiply its speed and acceleration, 0 in every sample:
+  // five base parameters nothing observes. Its link's inertia is still seen (it holds the load).
+  CHECK(out.output.find("still.csv: the data do not determine every base parameter (With actuator dynamics): the observation "
+                        "matrix F (5922 × 13) has rank 8; not determined:") != std::string::npos);
+  for (const char* p : {"#9 rig/arm/joint2.fv", "#10 rig/arm/joint2.fc", "#11 rig/arm/joint2.Jm", "#12 rig/arm/joint2.fvm",
+                        "#13 rig/arm/joint2.fcm"})
+    CHECK(out.output.find(std::string(p) + ": no observation depends on it") != std::string::npos);
+  CHECK(out.output.find("joint rig/arm/joint2 does not move") != std::string::npos);
+  CHECK(out.output.find("joint rig/arm/joint1 does not move") == std::string::npos);
+  CHECK(out.output.find("nan") == std::string::npos);
+  for (const char* file : {"fit.txt", "part.yaml", "p.csv"}) CHECK_FALSE(fs::exists(dir / file));
+  // With --min-speed the elbow's rows are left out too: its link's parameters then reach the
+  // fit only through the shoulder's rows, combined with the shoulder link's.
+  out = run_sim("identify scenario.yaml still.csv --min-speed 0.05", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find(": the data give only a combination of them") != std::string::npos);
+  CHECK(out.output.find("joint rig/arm/joint2 does not move at --min-speed or faster") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("identify cli: a NaN sample in a result file and a burst of samples 1e-12 s apart are refused, exit 2") {
+  const fs::path dir = scratch("samples");
+  write(dir / "arm.yaml", kArmPart);
+  write(dir / "scenario.yaml", kScenario);
+  REQUIRE(run_sim("-q scenario.yaml --duration 5 -o run.h5", dir).exit_code == 0);
+  poke(dir / "run.h5", "/joints/rig/arm/joint1/position", 200, std::nan(""));
+  Outcome out = run_sim("identify scenario.yaml run.h5", dir);
+  INFO(out.output);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("run.h5: error: series 'joints/rig/arm/joint1/position', sample 201 of 501: its value is nan") != std::string::npos);
+  // 1500 samples 1e-12 s apart, then 500 at 100 Hz: the median interval is 1e-12 s, and a grid at
+  // it over 5 s would hold 5e12 samples (the old code asked for them and aborted).
+  std::string csv = "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,joints/rig/arm/joint2/position,"
+                    "joints/rig/arm/joint2/current\n";
+  char line[160];
+  for (int k = 0; k < 2000; ++k) {
+    const double t = k < 1500 ? 1e-12 * k : 0.01 * (k - 1499);
+    std::snprintf(line, sizeof line, "%.17g,%.17g,1.0,0.2,0.5\n", t, 0.1 * std::sin(t));
+    csv += line;
+  }
+  write(dir / "burst.csv", csv);
+  out = run_sim("identify scenario.yaml burst.csv", dir);
+  CHECK(out.exit_code == 2);
+  CHECK(out.output.find("burst.csv: error: the samples are not evenly spaced: at their median interval, 1e-12 s, a uniform grid "
+                        "over 0–5 s would hold 5e+12 samples for the 2000 recorded there") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("identify cli: CSV cells of --predictions are quoted where a name holds a comma, a quote or a line end") {
+  CHECK(app::csv_cell("joints/rig/arm/joint1/current") == "joints/rig/arm/joint1/current");
+  CHECK(app::csv_cell("joints/a,b/current") == "\"joints/a,b/current\"");
+  CHECK(app::csv_cell("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(app::csv_cell("two\nlines") == "\"two\nlines\"");
+  CHECK(app::csv_cell(" padded") == "\" padded\"");
+  CHECK(app::csv_cell("") == "");
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <hdf5.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,4 +152,70 @@ TEST_CASE("cli: sim linearize --at simulates first — connected vehicles get th
   CHECK(bad.output.find("body 'rov'") != std::string::npos);
   CHECK_FALSE(fs::exists(s.dir / "bad.h5"));
   CHECK_FALSE(fs::exists(s.dir / "bad.json"));
+}
+
+namespace {
+
+// `count` free bodies with damping, neutrally buoyant, side by side; trim unknowns: their heave speeds.
+std::string free_bodies(int count) {
+  std::string text = "name: many\nsimulation: {duration: 1.0}\nbodies:\n";
+  for (int k = 0; k < count; ++k)
+    text += "  - {name: b" + std::to_string(k) + ", mass: 1.0, inertia: [1.0, 1.0, 1.0], volume: 0.001, "
+            "linear_damping: [1, 1, 1, 1, 1, 1], initial: {position: [" + std::to_string(k) + ".0, 0.0, 5.0]}}\n";
+  text += "trim:\n  unknowns: [";
+  for (int k = 0; k < count; ++k) text += (k ? ", bodies.b" : "bodies.b") + std::to_string(k) + ".w";
+  return text + "]\n";
+}
+
+}  // namespace
+
+TEST_CASE("cli: sim trim and sim linearize refuse more than 600 state coordinates at once, naming the size and the limit") {
+  Scratch s("size");
+  // 1000 free bodies are 12 000 coordinates: linearize reached 5.6 GB and aborted, trim ran for minutes.
+  std::ofstream(s.dir / "many.yaml") << free_bodies(1000);
+  std::ofstream(s.dir / "51.yaml") << free_bodies(51);
+  for (const char* command : {"linearize many.yaml -o lin.h5", "trim many.yaml --json t.json", "linearize 51.yaml -o lin.h5",
+                              "trim 51.yaml --json t.json"}) {
+    CAPTURE(command);
+    const Outcome out = run_sim(command, s.dir);
+    CHECK(out.exit_code == 2);
+    const bool large = std::string(command).find("many") != std::string::npos;
+    CHECK(out.output.find(std::string("the linear model would have ") + (large ? "12000" : "612") + " state coordinates and 0 input "
+                          "channels") != std::string::npos);
+    CHECK(out.output.find("sim trim and sim linearize take at most 600 coordinates (50 free bodies) and 600 channels") != std::string::npos);
+    if (large) CHECK(out.output.find("this one would take about 11 h and 25 GB") != std::string::npos);
+    CHECK_FALSE(fs::exists(s.dir / "lin.h5"));
+    CHECK_FALSE(fs::exists(s.dir / "t.json"));
+  }
+}
+
+TEST_CASE("cli: SIGINT stops sim linearize and SIGTERM sim trim: exit 130 and 143, as sim run's, nothing written") {
+  Scratch s("signals");
+  const auto started = [&](const std::string& args, int signal_number) {
+    const std::string command = "cd '" + s.dir.string() + "' && exec '" + kSim + "' " + args + " > log.txt 2>&1";
+    const pid_t child = fork();
+    if (child == 0) {
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      _exit(99);
+    }
+    usleep(700'000);  // loaded and into its loops
+    kill(child, signal_number);
+    int status = 0;
+    waitpid(child, &status, 0);
+    return status;
+  };
+  // --at 1e5: 10⁸ steps to simulate first (the integrator polls the flag after each step).
+  int status = started("linearize '" + kSurge + "' --at 100000 -o lin.h5", SIGINT);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(read_text(s.dir / "log.txt").find("interrupted (Interrupt): nothing written") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "lin.h5"));
+  CHECK_FALSE(fs::exists(s.dir / "lin.json"));
+  // 35 bodies (420 coordinates): a second or two of Jacobian and modes.
+  std::ofstream(s.dir / "35.yaml") << free_bodies(35);
+  status = started("trim 35.yaml --json t.json -o trimmed.yaml", SIGTERM);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 143);
+  CHECK_FALSE(fs::exists(s.dir / "t.json"));
+  CHECK_FALSE(fs::exists(s.dir / "trimmed.yaml"));
 }

@@ -72,4 +72,17 @@ inline Eigen::VectorXd transmitted(const dynamics::Model& model, const analysis:
   return tau;
 }
 
+// What a rig would record at (q, q̇, q̈): motor currents where there is a motor, else efforts.
+inline std::vector<double> drive_at(const dynamics::Model& model, const analysis::Regressor& reg, const std::vector<double>& q,
+                             const std::vector<double>& qd, const std::vector<double>& qdd) {
+  const Eigen::VectorXd tau = transmitted(model, reg, q, qd, qdd);
+  std::vector<double> out(q.size());
+  for (int r = 0; r < reg.rows(); ++r) {
+    const auto ru = static_cast<std::size_t>(r);
+    const dynamics::Joint& j = model.bodies[static_cast<std::size_t>(reg.joints()[ru])].joint;
+    out[ru] = reg.has_motor(r) ? (tau[r] - j.effort) / reg.torque_per_ampere(r, q[ru]) : tau[r];
+  }
+  return out;
+}
+
 }  // namespace uwsim::test
