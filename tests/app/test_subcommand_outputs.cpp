@@ -139,19 +139,19 @@ TEST_CASE("outputs: compare refuses -o and every --plot figure onto A, B, the un
   write_file(dir / "m.csv", csv);
   write_file(dir / "units.yaml", "bodies/rov/position/north: m\n");
   fs::create_hard_link(dir / "m.csv", dir / "hard.csv");
-  // B named as its own figure: --plot . writes bodies_rov_position_north.svg.
-  write_file(dir / "bodies_rov_position_north.svg", csv);
+  // B named as its own figure: --plot . writes bodies.rov.position.north.svg.
+  write_file(dir / "bodies.rov.position.north.svg", csv);
   const std::string compare = "compare r.h5 m.csv --units units.yaml --series 'bodies/rov/position/north' ";
   for (const char* output : {"m.csv", "r.h5", "units.yaml", "hard.csv"})
     refused(compare + "-o " + output, dir, std::string("-o: the output ") + output + " is an input of this command");
-  refused("compare r.h5 bodies_rov_position_north.svg --series 'bodies/rov/position/north' --plot .", dir,
-          "--plot: the output ./bodies_rov_position_north.svg is an input of this command");
-  refused(compare + "--plot . -o bodies_rov_position_north.svg", dir, "given twice as an output of this command");
+  refused("compare r.h5 bodies.rov.position.north.svg --series 'bodies/rov/position/north' --plot .", dir,
+          "--plot: the output ./bodies.rov.position.north.svg is an input of this command");
+  refused(compare + "--plot . -o bodies.rov.position.north.svg", dir, "given twice as an output of this command");
   // And the same command with other outputs works.
   const Outcome fine = run_sim(compare + "-o report.txt --plot figures", dir);
   CAPTURE(fine.output);
   CHECK(fine.exit_code == 0);
-  CHECK(fs::exists(dir / "figures/bodies_rov_position_north.svg"));
+  CHECK(fs::exists(dir / "figures/bodies.rov.position.north.svg"));
   CHECK(read_bytes(dir / "m.csv") == csv);
 }
 

@@ -45,7 +45,7 @@ bool safe_to_print(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("printable: controls, bidirectional controls and bytes that are not UTF-8 become escapes; other text stays") {
+TEST_CASE("printable: controls, bidirectional controls and bytes that are not UTF-8 become escapes, and other text stays") {
   CHECK(printable("a\x1b[31mred\x1b[0m") == "a\\x1b[31mred\\x1b[0m");
   CHECK(printable("line\nnext\ttab\rback\x7f") == "line\\nnext\\ttab\\rback\\x7f");
   CHECK(printable("csi \xc2\x9b 2J") == "csi \\u009b 2J");  // U+009B, the one-character CSI
