@@ -347,14 +347,16 @@ class Reader {
   void check_values(const char* kind, const std::string& name, const TiXmlElement* owner,
                     const ValueRule (&rules)[N]) {
     const std::string who = std::string(kind) + " '" + shown(name) + "'";
+    const char* missing = nullptr;  // an element said to be missing once, not once per attribute
     for (const ValueRule& rule : rules) {
       const TiXmlElement* outer = rule.inner ? child(owner, rule.inner) : owner;
       if (outer == nullptr) continue;
       const TiXmlElement* e = child(outer, rule.element);
       if (e == nullptr) {
-        if (rule.required)
-          report(position_of(outer), who + ": <" + rule.inner + "> has no <" + rule.element + " " + rule.attribute +
+        if (rule.required && missing != rule.element)
+          report(position_of(outer), who + ": <" + (rule.inner ? rule.inner : kind) + "> has no <" + rule.element + " " + rule.attribute +
                                          "=...>; expected " + rule.meaning);
+        if (rule.required) missing = rule.element;
         continue;
       }
       const TiXmlAttribute* a = attribute(e, rule.attribute);
