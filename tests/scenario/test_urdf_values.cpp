@@ -23,8 +23,8 @@ struct Robot {
     return {"<robot name=\"r\">",
             "  <link name=\"base\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" "
             "ixz=\"0\" iyz=\"0\"/></inertial></link>",
-            "  <link name=\"tip\"><inertial>" + (mass == "none" ? std::string() : mass_element()) + "<inertia ixx=\"" +
-                ixx + "\" " + inertia_rest + "/></inertial></link>",
+            "  <link name=\"tip\"><inertial>" + (mass == "none" ? std::string() : mass_element()) +
+                (ixx == "none" ? std::string() : "<inertia ixx=\"" + ixx + "\" " + inertia_rest + "/>") + "</inertial></link>",
             "  <joint name=\"j\" type=\"" + type + "\"><parent link=\"base\"/><child link=\"tip\"/><origin xyz=\"" +
                 xyz + "\"/><limit lower=\"-1\" upper=\"1\" effort=\"" + effort +
                 "\" velocity=\"1\"/><dynamics damping=\"" + damping + "\"/></joint>",
@@ -97,9 +97,11 @@ TEST_CASE("urdf values: inertia, origin, limit and dynamics numbers are checked 
   check_one(robot, 3, "ixx=\"nan\"", "<inertia ixx=\"nan\">: \"nan\" is not a finite number; expected a moment of inertia");
   robot.ixx = "-1";
   check_one(robot, 3, "ixx=\"-1\"", "it is negative; expected a moment of inertia");
+  robot.ixx = "none";  // no <inertia>: said once, not once for each of its six attributes
+  check_one(robot, 3, "<inertial>", "link 'tip': <inertial> has no <inertia ixx=...>");
   robot.ixx = "1";
   robot.inertia_rest = "iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\"";
-  check_one(robot, 3, "<inertia", "link 'tip': <inertia> has no iyz");
+  check_one(robot, 3, "<inertia ", "link 'tip': <inertia> has no iyz");
   robot = Robot{};
   robot.xyz = "1 2";
   check_one(robot, 4, "xyz=\"1 2\"", "joint 'j': <origin xyz=\"1 2\">: it holds 2 numbers, 3 expected, separated by spaces");
