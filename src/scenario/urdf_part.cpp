@@ -216,12 +216,13 @@ class Converter {
       }
       if (l.inertial) continue;
       const int up = parent_joint(l.name);
+      const std::string why = l.zero_mass ? "its <mass> is 0" : "no <inertial>";
       if (up < 0)
-        report(l.at, "link '" + l.name + "' has no mass (no <inertial>) and is the root, with "
+        report(l.at, "link '" + l.name + "' has no mass (" + why + ") and is the root, with "
                      "no link with mass fixed to it; a scenario's bodies need mass: give it an "
                      "<inertial>");
       else
-        report(l.at, "link '" + l.name + "' has no mass (no <inertial>) and joint '" +
+        report(l.at, "link '" + l.name + "' has no mass (" + why + ") and joint '" +
                          tree_.joints[static_cast<std::size_t>(up)].name +
                          "' moves it; a moving body needs mass: give it an <inertial>, or make "
                          "the joint fixed");

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "scenario/printable.h"
+
 namespace uwsim::scenario::urdf {
 namespace {
 
@@ -34,24 +36,51 @@ const TiXmlElement* child(const TiXmlElement* e, const char* name) {
   return e == nullptr ? nullptr : e->FirstChildElement(name);
 }
 
-// Three numbers separated by white space, as urdfdom reads vectors; '+' signs allowed.
-std::optional<Eigen::Vector3d> three_numbers(const char* text) {
-  if (text == nullptr) return std::nullopt;
-  std::istringstream words{std::string(text)};
-  Eigen::Vector3d v;
+// What a numeric attribute holds, as a reason it cannot be used, or its numbers.
+struct Numbers {
+  std::vector<double> values;
+  std::string problem;  // empty: `values` are the numbers
+};
+
+// `count` finite numbers separated by white space, as urdfdom reads scalars and vectors; '+'
+// signs allowed. Stricter than urdfdom: it reads a mass of "nan", "0,35" or "1e400" as no
+// mass at all (a link fixed to another then vanishes without a word), so every number is
+// checked here first and its real problem named.
+Numbers numbers(const char* text, int count) {
+  Numbers out;
+  std::istringstream words{std::string(text ? text : "")};
   std::string word;
-  int n = 0;
   while (words >> word) {
-    if (n == 3) return std::nullopt;
     std::string_view w = word;
     if (!w.empty() && w.front() == '+') w.remove_prefix(1);
     double x = 0.0;
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), x);
-    if (ec != std::errc() || end != w.data() + w.size() || !std::isfinite(x)) return std::nullopt;
-    v[n++] = x;
+    // Appended: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+    const std::string quoted = std::string(1, '"').append(shown(word)).append(1, '"');
+    if (ec == std::errc::result_out_of_range) {
+      out.problem = quoted + " is beyond the range of a double";
+    } else if (ec != std::errc() || end != w.data() + w.size()) {
+      out.problem = word.find(',') != std::string::npos ? quoted + " is not a number (the decimal point is '.', not ',')"
+                                                         : quoted + " is not a number";
+    } else if (!std::isfinite(x)) {
+      out.problem = quoted + " is not a finite number";
+    }
+    if (!out.problem.empty()) return out;
+    out.values.push_back(x);
   }
-  if (n != 3) return std::nullopt;
-  return v;
+  if (static_cast<int>(out.values.size()) != count)
+    out.problem = count == 1 ? (out.values.empty() ? "it holds no number" : "it holds " +
+                                    std::to_string(out.values.size()) + " numbers, one expected")
+                             : "it holds " + std::to_string(out.values.size()) + " numbers, " +
+                                   std::to_string(count) + " expected, separated by spaces";
+  return out;
+}
+
+std::optional<Eigen::Vector3d> three_numbers(const char* text) {
+  if (text == nullptr) return std::nullopt;
+  const Numbers n = numbers(text, 3);
+  if (!n.problem.empty()) return std::nullopt;
+  return Eigen::Vector3d(n.values[0], n.values[1], n.values[2]);
 }
 
 // urdfdom's pose, with the roll-pitch-yaw numbers as written (see Origin).
@@ -114,29 +143,39 @@ const TiXmlElement* first_xacro_element(const TiXmlElement* e) {
 // and hold the whole document: a URDF is a few levels deep (robot, link, inertial, origin) and
 // at most a few hundred kB. 16 MiB took 4 s and 800 MB, and a chain of 10 000 massless links
 // (1 MiB) 7 s: a file is held to 1 MiB, as a YAML file is, and 1000 links and 1000 joints (a
-// vehicle with two arms has some 30).
+// vehicle with two arms has some 30). TinyXML looks each new attribute up among the element's
+// earlier ones (a duplicate is an error), so one element's attributes take quadratic time:
+// 60 000 on one link took over 30 s. An element takes at most kMaxAttributes (<inertia> has
+// six, the most of any URDF element).
 constexpr int kMaxElementDepth = 64;
+constexpr int kMaxAttributes = 100;
 constexpr std::size_t kMaxUrdfBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxUrdfLinks = 1000;
 
-// The first element nested deeper than kMaxElementDepth, found by a scan of the tags (comments,
-// processing instructions, CDATA and declarations skipped, quoted '>' inside tags ignored);
-// nullopt if there is none.
-std::optional<Position> too_deep(const std::string& text) {
-  int depth = 0, line = 1, column = 1;
-  auto advance = [&](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to && i < text.size(); ++i) {
+struct Refusal {
+  Position at;
+  std::string message;
+};
+
+// The first element nested deeper than kMaxElementDepth or holding more than kMaxAttributes
+// attributes, found by one scan of the tags (comments, processing instructions, CDATA and
+// declarations skipped, quoted '>' and '=' inside tags ignored); nullopt if there is none.
+std::optional<Refusal> prescan(const std::string& text) {
+  int depth = 0;
+  auto place = [&](std::size_t here) {
+    Position p{1, 1};
+    for (std::size_t i = 0; i < here && i < text.size(); ++i) {
       if (text[i] == '\n') {
-        ++line;
-        column = 1;
+        ++p.line;
+        p.column = 1;
       } else {
-        ++column;
+        ++p.column;
       }
     }
+    return p;
   };
   std::size_t i = 0;
   while ((i = text.find('<', i)) != std::string::npos) {
-    std::size_t here = i;
     auto skip_to = [&](const char* end) {
       const std::size_t e = text.find(end, i);
       return e == std::string::npos ? text.size() : e + std::string(end).size();
@@ -151,21 +190,26 @@ std::optional<Position> too_deep(const std::string& text) {
     } else if (text.compare(i, 2, "<!") == 0) {
       next = skip_to(">");
     } else {
-      // A tag: its end is the first '>' outside quotes.
+      // A tag: its end is the first '>' outside quotes; each '=' outside quotes an attribute.
       char quote = 0;
+      int attributes = 0;
       next = i + 1;
       while (next < text.size() && (quote || text[next] != '>')) {
         if (quote && text[next] == quote) quote = 0;
         else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
+        else if (!quote && text[next] == '=') ++attributes;
         ++next;
       }
+      if (attributes > kMaxAttributes)
+        return Refusal{place(i), "an element with " + std::to_string(attributes) + " attributes; a URDF element takes at most " +
+                                     std::to_string(kMaxAttributes) + " (<inertia> has six, the most of any)"};
       const bool closing = i + 1 < text.size() && text[i + 1] == '/';
       const bool empty = next < text.size() && next > i && text[next - 1] == '/';
       if (closing) {
         --depth;
       } else if (!empty && ++depth > kMaxElementDepth) {
-        advance(0, here);
-        return Position{line, column};
+        return Refusal{place(i), "elements nested more than " + std::to_string(kMaxElementDepth) +
+                                     " deep; a URDF robot needs about five levels"};
       }
       next = std::min(next + 1, text.size());
     }
@@ -173,6 +217,42 @@ std::optional<Position> too_deep(const std::string& text) {
   }
   return std::nullopt;
 }
+
+// The numeric attributes a scenario reads from a <link> or <joint>, by the path of elements
+// below it: each must be there when `required`, hold `count` finite numbers, none negative when
+// `non_negative`.
+struct ValueRule {
+  const char* inner;  // the element inside <inertial> (links) or the joint, or nullptr
+  const char* element;
+  const char* attribute;
+  int count;
+  bool non_negative;
+  bool required;
+  const char* meaning;  // what the numbers are, with their unit
+};
+
+constexpr ValueRule kLinkValues[] = {
+    {"inertial", "origin", "xyz", 3, false, false, "the centre of mass (x y z, m)"},
+    {"inertial", "origin", "rpy", 3, false, false, "the inertia's axes (roll pitch yaw, rad)"},
+    {"inertial", "mass", "value", 1, true, true, "a mass (kg; 0 for a frame without mass)"},
+    {"inertial", "inertia", "ixx", 1, true, true, "a moment of inertia (kg m²)"},
+    {"inertial", "inertia", "iyy", 1, true, true, "a moment of inertia (kg m²)"},
+    {"inertial", "inertia", "izz", 1, true, true, "a moment of inertia (kg m²)"},
+    {"inertial", "inertia", "ixy", 1, false, true, "a product of inertia (kg m²)"},
+    {"inertial", "inertia", "ixz", 1, false, true, "a product of inertia (kg m²)"},
+    {"inertial", "inertia", "iyz", 1, false, true, "a product of inertia (kg m²)"},
+};
+constexpr ValueRule kJointValues[] = {
+    {nullptr, "origin", "xyz", 3, false, false, "the joint's position (x y z, m)"},
+    {nullptr, "origin", "rpy", 3, false, false, "the joint's axes (roll pitch yaw, rad)"},
+    {nullptr, "axis", "xyz", 3, false, false, "the joint's axis (x y z)"},
+    {nullptr, "limit", "lower", 1, false, false, "a limit (rad or m)"},
+    {nullptr, "limit", "upper", 1, false, false, "a limit (rad or m)"},
+    {nullptr, "limit", "effort", 1, true, false, "the largest effort (N m or N; 0 for none)"},
+    {nullptr, "limit", "velocity", 1, true, false, "the largest speed (rad/s or m/s; 0 for none)"},
+    {nullptr, "dynamics", "damping", 1, true, false, "a damping (N m s/rad or N s/m)"},
+    {nullptr, "dynamics", "friction", 1, true, false, "a friction (N m or N)"},
+};
 
 class Reader {
  public:
@@ -184,9 +264,8 @@ class Reader {
                              " MiB; a robot takes a few hundred kB");
       return std::nullopt;
     }
-    if (const auto deep = too_deep(text)) {
-      report(*deep, "elements nested more than " + std::to_string(kMaxElementDepth) +
-                        " deep; a URDF robot needs about five levels");
+    if (const auto refused = prescan(text)) {
+      report(refused->at, refused->message);
       return std::nullopt;
     }
     TiXmlDocument document;
@@ -216,6 +295,9 @@ class Reader {
                                      std::to_string(kMaxUrdfLinks) + " of each");
       return std::nullopt;
     }
+    for (const auto& [name, element] : link_elements_) check_values("link", name, element, kLinkValues);
+    for (const auto& [name, element] : joint_elements_) check_values("joint", name, element, kJointValues);
+    if (failed_) return std::nullopt;
 
     ::urdf::ModelInterfaceSharedPtr model;
     std::vector<std::string> errors;
@@ -257,6 +339,38 @@ class Reader {
       if (name == nullptr) continue;
       if (kind == "link") link_elements_.emplace_back(name, e);
       if (kind == "joint") joint_elements_.emplace_back(name, e);
+    }
+  }
+
+  // Each rule's attribute in the first element of its name (the one urdfdom reads).
+  template <std::size_t N>
+  void check_values(const char* kind, const std::string& name, const TiXmlElement* owner,
+                    const ValueRule (&rules)[N]) {
+    const std::string who = std::string(kind) + " '" + shown(name) + "'";
+    const char* missing = nullptr;  // an element said to be missing once, not once per attribute
+    for (const ValueRule& rule : rules) {
+      const TiXmlElement* outer = rule.inner ? child(owner, rule.inner) : owner;
+      if (outer == nullptr) continue;
+      const TiXmlElement* e = child(outer, rule.element);
+      if (e == nullptr) {
+        if (rule.required && missing != rule.element)
+          report(position_of(outer), who + ": <" + (rule.inner ? rule.inner : kind) + "> has no <" + rule.element + " " + rule.attribute +
+                                         "=...>; expected " + rule.meaning);
+        if (rule.required) missing = rule.element;
+        continue;
+      }
+      const TiXmlAttribute* a = attribute(e, rule.attribute);
+      if (a == nullptr) {
+        if (rule.required)
+          report(position_of(e), who + ": <" + rule.element + "> has no " + rule.attribute + "; expected " + rule.meaning);
+        continue;
+      }
+      const Numbers n = numbers(a->Value(), rule.count);
+      std::string problem = n.problem;
+      if (problem.empty() && rule.non_negative && n.values[0] < 0.0) problem = "it is negative";
+      if (!problem.empty())
+        report(position_of(a), who + ": <" + rule.element + " " + rule.attribute + "=\"" + shown(a->Value()) +
+                                   "\">: " + problem + "; expected " + rule.meaning);
     }
   }
 
@@ -313,6 +427,7 @@ class Reader {
       if (i.mass_at.line == 0) i.mass_at = position_of(xml);
       // A zero mass is a frame, as a link without <inertial>.
       if (i.mass != 0.0) l.inertial = i;
+      l.zero_mass = i.mass == 0.0;
     }
     tree.links.push_back(std::move(l));
   }

@@ -39,6 +39,7 @@ struct Inertial {
 struct Link {
   std::string name;
   std::optional<Inertial> inertial;  // none: a frame with no mass
+  bool zero_mass = false;            // its <inertial> gives mass 0 (a frame, as without one)
   Position at;                       // its name attribute
 };
 

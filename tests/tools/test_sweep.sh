@@ -7,10 +7,11 @@ root="$1"
 sim="$2"
 work="$(mktemp -d)"
 sig_sims() { pgrep -f -- "$work/sig/run_" || true; }  # sims of the SIGTERM check below
+kill_sims() { pgrep -f -- "$work/kill/run_" || true; }  # sims of the killed rerun below
 cleanup() {
   local code=$?
   [ -n "${spid:-}" ] && kill -KILL "$spid" 2> /dev/null
-  for p in $(sig_sims); do kill -KILL "$p" 2> /dev/null; done
+  for p in $(sig_sims) $(kill_sims); do kill -KILL "$p" 2> /dev/null; done
   rm -rf "$work"
   exit "$code"
 }
@@ -36,11 +37,11 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 header = list(rows[0].keys()) if rows else []
 assert header == ["run", "simulation.output_rate", "bodies.rov.mass", "status", "exit_code",
-                  "wall_time_s", "u_end", "depth_max"], header
+                  "error", "wall_time_s", "u_end", "depth_max"], header
 assert len(rows) == 8, len(rows)
 assert [r["run"] for r in rows] == [f"run_{i:04d}" for i in range(8)]
 for r in rows:
-    assert r["status"] == "completed" and r["exit_code"] == "0", r
+    assert r["status"] == "completed" and r["exit_code"] == "0" and r["error"] == "", r
     float(r["wall_time_s"]), float(r["depth_max"])
 for rate in ("25", "50"):
     sel = [r for r in rows if r["simulation.output_rate"] == rate]
@@ -58,7 +59,36 @@ for f in "$work/first"/run_*.h5; do
   cmp "$f" "$work/grid/$(basename "$f")" || fail "$(basename "$f") differs on rerun"
 done
 
-# A bad-input run: sweep exit 1, that run's status "bad input", the other one completed.
+# --collect on the local sweep's directory, given the exit records a Slurm task writes ("code
+# start end"), reads the same files: exit 0. Result files swapped between runs, or written by
+# another command line, are not counted as the manifest's runs: listed with what differs, exit
+# 1, their metrics empty.
+for i in 0 1 2 3 4 5 6 7; do echo "0 0 1" > "$work/grid/run_000$i.exit"; done
+"$root/tools/sweep" --collect "$work/grid" --metric "u_end=bodies/rov/velocity[-1,0]" > /dev/null || fail "--collect of the local sweep exited $?"
+mv "$work/grid/run_0000.h5" "$work/swap.h5"
+mv "$work/grid/run_0001.h5" "$work/grid/run_0000.h5"
+mv "$work/swap.h5" "$work/grid/run_0001.h5"
+sed -i '/^run_0005,/s/--duration 1 /--duration 2 /' "$work/grid/manifest.csv"
+code=0
+"$root/tools/sweep" --collect "$work/grid" --metric "u_end=bodies/rov/velocity[-1,0]" > "$work/collect.txt" 2>&1 || code=$?
+[ "$code" -eq 1 ] || { cat "$work/collect.txt" >&2; fail "--collect of swapped files exited $code, not 1"; }
+for r in run_0000 run_0001 run_0005; do
+  grep -q "$r (not this run's file" "$work/collect.txt" || { cat "$work/collect.txt" >&2; fail "--collect did not list $r"; }
+done
+grep -q "holds the overrides" "$work/collect.txt" || fail "--collect did not say which overrides differ"
+grep -q "was written by" "$work/collect.txt" || fail "--collect did not say the command line differs"
+/usr/bin/python3 - "$work/grid/summary.csv" <<'PY' || fail "summary of swapped files"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+wrong = {r["run"] for r in rows if r["status"] == "not this run's file"}
+assert wrong == {"run_0000", "run_0001", "run_0005"}, rows
+for r in rows:
+    assert (r["u_end"] == "") == (r["run"] in wrong), r
+    assert ("overrides" in r["error"] or "written by" in r["error"]) == (r["run"] in wrong), r
+PY
+
+# A bad-input run: sweep exit 1, that run's status "bad input" with sim's message as its error
+# (in the summary and on stderr), the other one completed.
 code=0
 "${sweep[@]}" --grid bodies.rov.mass=-1,10 -o "$work/bad" > "$work/out3.txt" 2>&1 || code=$?
 [ "$code" -eq 1 ] || fail "expected exit 1 with a bad-input run, got $code"
@@ -67,7 +97,45 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert [(r["run"], r["status"], r["exit_code"]) for r in rows] == \
     [("run_0000", "bad input", "2"), ("run_0001", "completed", "0")], rows
+assert "error: " in rows[0]["error"] and "mass" in rows[0]["error"] and "got -1" in rows[0]["error"], rows[0]
+assert rows[1]["error"] == "", rows[1]
 PY
+grep -q "run_0000 (bad input, exit 2): .*error: .*mass.*got -1" "$work/out3.txt" \
+  || { cat "$work/out3.txt" >&2; fail "stderr does not give the bad-input run's exit code and error"; }
+
+# Cells quoted as RFC 4180 says: a value holding commas, one holding double quotes (a name sim
+# refuses, so that the error cell holds quotes too), lines ending in CRLF.
+printf '%s\n' 'bodies.rov.center_of_gravity,name' '"[0,0,0]","a ""b"""' > "$work/quoted.csv"
+code=0
+"$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 0.1 --list "$work/quoted.csv" \
+  -o "$work/quoted" > /dev/null 2>&1 || code=$?
+[ "$code" -eq 1 ] || fail "the quoted sweep exited $code, not 1"
+/usr/bin/python3 - "$work/quoted/summary.csv" <<'PY' || fail "RFC 4180 quoting of the summary"
+import csv, io, sys
+raw = open(sys.argv[1], "rb").read().decode()
+lines = raw.split("\r\n")
+assert lines[-1] == "" and "\n" not in "".join(lines), repr(raw)
+assert lines[1].startswith('run_0000,"[0,0,0]","a ""b""",bad input,2,"'), lines[1]
+row = list(csv.reader(io.StringIO(raw)))[1]
+assert row[1:5] == ["[0,0,0]", 'a "b"', "bad input", "2"] and """got 'a "b"'""" in row[5], row
+PY
+
+# A rerun killed (SIGKILL: it writes no summary) leaves neither the summary.csv of the sweep
+# before nor its result files, to be read as the rerun's.
+# shellcheck disable=SC2054
+"$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 0.1 -j 2 \
+  --grid bodies.rov.mass=10,11,12 -o "$work/kill" > /dev/null || fail "the first sweep into kill/ exited $?"
+[ -s "$work/kill/summary.csv" ] && [ -s "$work/kill/run_0002.h5" ] || fail "no first summary in kill/"
+# shellcheck disable=SC2054
+"$root/tools/sweep" "$root/scenarios/bluerov2_push.yaml" --sim "$sim" --duration 100000 -j 2 \
+  --grid bodies.rov.mass=10,11,12 -o "$work/kill" > /dev/null 2>&1 &
+kpid=$!
+for _ in $(seq 50); do [ -e "$work/kill/run_0000.h5.partial" ] && break; sleep 0.1; done
+kill -KILL "$kpid"
+wait "$kpid" 2> /dev/null || true
+for p in $(kill_sims); do kill -KILL "$p" 2> /dev/null; done
+[ ! -e "$work/kill/summary.csv" ] || fail "a killed rerun left the previous summary.csv"
+[ ! -e "$work/kill/run_0002.h5" ] || fail "a killed rerun left the previous run_0002.h5"
 
 # Bad sweep arguments: exit 2 before anything runs.
 for bad in "--grid bodies.rov.mass=" "--grid bodies.rov.mass=10 --metric x=eval(1)" \

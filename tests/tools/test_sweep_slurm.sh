@@ -249,13 +249,13 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 local = list(csv.DictReader(open(sys.argv[2], newline="")))
 header = list(rows[0].keys()) if rows else []
-assert header == ["run", "bodies.rov.mass", "status", "exit_code", "wall_time_s", "u_end"], header
+assert header == ["run", "bodies.rov.mass", "status", "exit_code", "error", "wall_time_s", "u_end"], header
 assert header == list(local[0].keys()), (header, list(local[0].keys()))
 assert [r["run"] for r in rows] == [f"run_{i:04d}" for i in range(4)], rows
 for r, l in zip(rows, local):
     assert r["status"] == "completed" and r["exit_code"] == "0", r
     assert float(r["wall_time_s"]) >= 0, r
-    for k in ("run", "bodies.rov.mass", "status", "exit_code", "u_end"):
+    for k in ("run", "bodies.rov.mass", "status", "exit_code", "error", "u_end"):
         assert r[k] == l[k], (k, r, l)
 print("summary ok: 4 completed rows, same values as the local sweep")
 PY
