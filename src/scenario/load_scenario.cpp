@@ -212,20 +212,6 @@ std::optional<YAML::Node> parse(const std::string& path, const std::string& text
   return documents.front();
 }
 
-void check_name(Reader& reader, const Field& f, std::string& out) {
-  auto s = reader.string(f);
-  if (!s) return;
-  const bool valid = !s->empty() && std::all_of(s->begin(), s->end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
-  });
-  if (valid)
-    out = *s;
-  else
-    reader.error(f, "expected a name made of letters, digits, '_', '.' and '-' (it names the "
-                    "output file), got '" + shown(*s) + "'");
-}
-
 // `part_unreadable`: an include could not be read or has errors, which says why bodies may be missing.
 Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreadable) {
   Scenario s;
@@ -238,7 +224,8 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   Mapping m(reader, self,
             {"name", "description", "environment", "compliance", "simulation", "inputs", "bodies", "joints",
              "manipulators", "forces", "thrusters", "connectors", "controllers", "trim"});
-  check_name(reader, m.require("name"), s.name);
+  const Field name = m.require("name");
+  if (auto text = reader.string(name); text && check_name_text(reader, name, *text, NameUse::file_name)) s.name = *text;
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
   s.environment = read_environment(reader, m.get("environment"));
