@@ -133,7 +133,6 @@ class Writer {
   bool open() const { return file_.valid(); }
   bool had_timed_commits() const { return timed_commits_ > 0; }
   const std::string& path() const { return path_; }
-  std::size_t series_count() const { return series_.size(); }
 
   [[noreturn]] void fail(std::string_view what, int error_number = 0) const;
   // For failed HDF5 calls only: otherwise the stack could hold an older, unrelated error.

@@ -263,13 +263,10 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   return s;
 }
 
-// `given_text`, if not null, is the content of `path`, which is then not read.
 bool has_errors(const std::vector<Diagnostic>& diagnostics) {
   return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return !d.warning; });
 }
 
-// Diagnostics (and warnings) at shifted lines; see load_checked. `stopped`: reading ended at
-// kStopAfterProblems problems, and there may be more.
 // A stored scenario (load_stored_scenario) names files it may not open: its `include`, if it
 // has one, is refused at its key. True if there was none.
 bool without_includes(const std::string& path, const YAML::Node& root, std::vector<Diagnostic>& diagnostics) {
@@ -285,6 +282,9 @@ bool without_includes(const std::string& path, const YAML::Node& root, std::vect
   return true;
 }
 
+// `given_text`, if not null, is the content of `path`, which is then not read. Diagnostics (and
+// warnings) at shifted lines; see load_checked. `stopped`: reading ended at kStopAfterProblems
+// problems, and there may be more.
 Scenario load(const std::string& path, const std::string* given_text,
               const std::vector<std::string>& overrides, bool stored, SourceMap& sources,
               std::vector<Diagnostic>& diagnostics, bool& stopped) {
