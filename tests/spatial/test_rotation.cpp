@@ -170,7 +170,7 @@ TEST_CASE("rotation toolkit: the small-angle branch is continuous across its thr
 
 TEST_CASE("rotation toolkit: ZYX angles round trip near 0, near ±π and at gimbal lock") {
   SUBCASE("angles → R → angles, in the principal ranges") {
-    for (const Vec3 rpy : {Vec3(1e-9, -2e-10, 3e-12), Vec3(0.0, 0.0, 0.0), Vec3(0.4, -0.3, 1.2), Vec3(kPi - 1e-9, 0.2, -kPi + 1e-9),
+    for (const Vec3& rpy : {Vec3(1e-9, -2e-10, 3e-12), Vec3(0.0, 0.0, 0.0), Vec3(0.4, -0.3, 1.2), Vec3(kPi - 1e-9, 0.2, -kPi + 1e-9),
                            Vec3(-kPi + 1e-12, -0.7, kPi - 1e-12), Vec3(kPi, 0.1, kPi)}) {
       CAPTURE(rpy.transpose());
       const Vec3 back = euler_zyx_from_rotation(rotation_from_euler_zyx(rpy));
