@@ -11,13 +11,6 @@ HeldControls held_controls_of(const dynamics::Model& model, const dynamics::Work
   return held;
 }
 
-HeldControls sample_controllers(const dynamics::Model& model, double t, const double* x) {
-  dynamics::Workspace ws(model);
-  dynamics::ControllerSet controllers(model);
-  controllers.update(t, x, ws);  // a fresh set is due at once: its first sample
-  return held_controls_of(model, ws);
-}
-
 Evaluator::Evaluator(const dynamics::Model& model, double time, HeldControls held)
     : original_(model), model_(model), ws_(model_), time_(time), held_(std::move(held)) {
   std::vector<double> values(model.inputs.channels.size());

@@ -34,8 +34,6 @@ struct HeldControls {
 
 // The held outputs of a workspace the driver has been running.
 HeldControls held_controls_of(const dynamics::Model& model, const dynamics::Workspace& ws);
-// The controllers' first sample at (t, x), as a run starting there would take it.
-HeldControls sample_controllers(const dynamics::Model& model, double t, const double* x);
 
 class Evaluator {
  public:

@@ -13,38 +13,6 @@ using spatial::Vec3;
 
 namespace {
 
-// Hamilton product a ⊗ b of [w, x, y, z] quaternions.
-Quat multiply(const Quat& a, const Quat& b) {
-  Quat c;
-  c << a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-      a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-      a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-      a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  return c;
-}
-
-Quat conjugate(const Quat& q) { return Quat(q[0], -q[1], -q[2], -q[3]); }
-
-// Exp(φ) of (1).
-Quat exp_rotation(const Vec3& phi) {
-  const double angle = phi.norm();
-  const double half = 0.5 * angle;
-  // sin(a/2)/a → 1/2 − a²/48 for small a (the series keeps full precision near 0)
-  const double k = angle < 1e-4 ? 0.5 - angle * angle / 48.0 : std::sin(half) / angle;
-  return Quat(std::cos(half), k * phi.x(), k * phi.y(), k * phi.z());
-}
-
-// The rotation vector of a unit quaternion, |φ| ≤ π (q and −q are one rotation).
-Vec3 log_rotation(Quat q) {
-  if (q[0] < 0.0) q = -q;
-  const Vec3 v(q[1], q[2], q[3]);
-  const double s = v.norm();
-  const double angle = 2.0 * std::atan2(s, q[0]);
-  // angle/s → 2/q_w for small s (atan2(s, w)/s → 1/w)
-  const double k = s < 1e-8 ? 2.0 / q[0] : angle / s;
-  return k * v;
-}
-
 // J_r⁻¹(φ) ω of (2).
 Vec3 inverse_right_jacobian_times(const Vec3& phi, const Vec3& w) {
   const double a = phi.norm();
@@ -113,7 +81,7 @@ void StateChart::retract(const double* x_ref, const double* z, double* x) const 
     const int q = rotation_bodies_[b] + 3;
     const Quat q_ref = Quat(x_ref[q], x_ref[q + 1], x_ref[q + 2], x_ref[q + 3]).normalized();
     const Vec3 phi(z[rotation_starts_[b]], z[rotation_starts_[b] + 1], z[rotation_starts_[b] + 2]);
-    Eigen::Map<Quat>(x + q) = multiply(q_ref, exp_rotation(phi));
+    Eigen::Map<Quat>(x + q) = spatial::quaternion_product(q_ref, spatial::quaternion_from_rotation_vector(phi));
   }
 }
 
@@ -126,7 +94,7 @@ void StateChart::local(const double* x_ref, const double* x, double* z) const {
     const int q = rotation_bodies_[b] + 3;
     const Quat q_ref = Quat(x_ref[q], x_ref[q + 1], x_ref[q + 2], x_ref[q + 3]).normalized();
     const Quat q_x = Quat(x[q], x[q + 1], x[q + 2], x[q + 3]).normalized();
-    Eigen::Map<Vec3>(z + rotation_starts_[b]) = log_rotation(multiply(conjugate(q_ref), q_x));
+    Eigen::Map<Vec3>(z + rotation_starts_[b]) = spatial::rotation_vector_from_quaternion(spatial::quaternion_product(spatial::quaternion_conjugate(q_ref), q_x));
   }
 }
 

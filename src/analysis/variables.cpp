@@ -13,10 +13,11 @@ using analysis::VariableRef;
 
 namespace {
 
-spatial::Vec3 euler_of(const double* x, int q_offset) {
-  const spatial::Quat q = Eigen::Map<const spatial::Quat>(x + q_offset + 3).normalized();
-  return spatial::euler_zyx_from_rotation(spatial::rotation_from_quaternion(q));
+spatial::Mat3 rotation_of(const double* x, int q_offset) {
+  return spatial::rotation_from_quaternion(Eigen::Map<const spatial::Quat>(x + q_offset + 3).normalized());
 }
+
+spatial::Vec3 euler_of(const double* x, int q_offset) { return spatial::euler_zyx_from_rotation(rotation_of(x, q_offset)); }
 
 int component_index(const std::vector<std::string>& components, const std::string& name) {
   return static_cast<int>(std::find(components.begin(), components.end(), name) - components.begin());
@@ -36,14 +37,10 @@ double Variable::value(const double* x, const Eigen::VectorXd& u) const {
 double Variable::rate(const double* x, const double* xdot) const {
   if (place == Place::state) return xdot[rate_index];
   if (place == Place::channel) return 0.0;
-  const spatial::Vec3 e = euler_of(x, index);
-  const double p = x[rate_index], q = x[rate_index + 1], r = x[rate_index + 2];  // ω_WB_B
-  const double s = std::sin(e[0]), c = std::cos(e[0]);
-  switch (axis) {
-    case 0: return p + (q * s + r * c) * std::tan(e[1]);
-    case 1: return q * c - r * s;
-    default: return (q * s + r * c) / std::cos(e[1]);
-  }
+  // The ZYX rates of ω_WB_B turned into NED axes ([Fossen2011] eq. 2.29; spatial::euler_zyx_rates)
+  const spatial::Mat3 R_WB = rotation_of(x, index);
+  const spatial::Vec3 w_WB_B(x[rate_index], x[rate_index + 1], x[rate_index + 2]);
+  return spatial::euler_zyx_rates(spatial::euler_zyx_from_rotation(R_WB), R_WB * w_WB_B)[axis];
 }
 
 std::optional<Variable> resolve(const dynamics::Model& model, const VariableRef& ref, std::string& why) {

@@ -12,34 +12,15 @@
 // a rotation-vector error must jump somewhere on SO(3), and this is the place.
 #pragma once
 
-#include <Eigen/Core>
-#include <cmath>
-
 #include "spatial/rotation.h"
 
 namespace uwsim::control {
 
-// a ⊗ b for quaternions [w, x, y, z] (Hamilton product).
-inline spatial::Quat quaternion_product(const spatial::Quat& a, const spatial::Quat& b) {
-  spatial::Quat c;
-  c << a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-      a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-      a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-      a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  return c;
-}
-
 // e_θ_B of (2) for q_WB, q_WBd (normalised here).
 inline spatial::Vec3 attitude_error(const spatial::Quat& q_WB, const spatial::Quat& q_WBd) {
-  spatial::Quat q_BW = q_WB.normalized();
-  q_BW.tail<3>() = -q_BW.tail<3>();
-  spatial::Quat q_BBd = quaternion_product(q_BW, q_WBd.normalized());  // (1)
-  if (q_BBd[0] < 0.0) q_BBd = -q_BBd;
-  const spatial::Vec3 v = q_BBd.tail<3>();
-  const double s = v.norm();
-  // (2); below s = 1e-12, θ/s = 2/w to round-off.
-  const double factor = s > 1e-12 ? 2.0 * std::atan2(s, q_BBd[0]) / s : 2.0 / q_BBd[0];
-  return factor * v;
+  const spatial::Quat q_BBd =
+      spatial::quaternion_product(spatial::quaternion_conjugate(q_WB.normalized()), q_WBd.normalized());  // (1)
+  return spatial::rotation_vector_from_quaternion(q_BBd);  // (2), on the short side
 }
 
 }  // namespace uwsim::control

@@ -1,7 +1,7 @@
 // References: [SverdrupThygeson2018] eq. 18, 31, 42. Equation numbers (1)–(3): task_priority.h.
 #include "control/task_priority.h"
 
-#include "control/attitude_error.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::control {
 
@@ -30,9 +30,8 @@ TaskJacobian end_effector_jacobian(const spatial::Pose& X_BE, const spatial::Pos
 
 Vec6 end_effector_error(const spatial::Pose& X_WE, const Vec3& p_WEd_W, const spatial::Quat& q_WEd) {
   // q_WE from R_WE, then q̃ = q_WE* ⊗ q_WEd on the short side: (2).
-  const spatial::Quat q = spatial::quaternion_from_rotation(X_WE.R);
-  const spatial::Quat q_EW(q[0], -q[1], -q[2], -q[3]);
-  spatial::Quat q_err = quaternion_product(q_EW, q_WEd.normalized());
+  const spatial::Quat q_EW = spatial::quaternion_conjugate(spatial::quaternion_from_rotation(X_WE.R));
+  spatial::Quat q_err = spatial::quaternion_product(q_EW, q_WEd.normalized());
   if (q_err[0] < 0.0) q_err = -q_err;
   Vec6 e;
   e << X_WE.R.transpose() * (p_WEd_W - X_WE.p), q_err.tail<3>();

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "spatial/rotation.h"
+
 namespace uwsim::dynamics {
 
 using spatial::Mat3;
@@ -49,8 +51,8 @@ void connector_rows(const dynamics::Connector& connector, double frequency, cons
   }
   // (2) and the rotation rows
   const Mat3 R_e = R_AB * connector.X_BK.R;
-  const Vec3 e_theta = 0.5 * Vec3(R_e(2, 1) - R_e(1, 2), R_e(0, 2) - R_e(2, 0), R_e(1, 0) - R_e(0, 1));
-  out.angle = std::atan2(e_theta.norm(), 0.5 * (R_e.trace() - 1.0));
+  const Vec3 e_theta = spatial::rotation_sine_vector(R_e);
+  out.angle = spatial::rotation_angle(R_e);
   out.G_A.block<3, 3>(0, 0) = -Mat3::Identity();
   out.G_B.block<3, 3>(0, 0) = R_AB;
   out.position_error.head<3>() = e_theta;

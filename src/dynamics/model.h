@@ -175,7 +175,9 @@ struct Model {
   std::vector<Connector> connectors;
   inputs::InputSet inputs;     // command channels
   std::vector<actuation::Thruster> thrusters;
-  std::vector<Controller> controllers;  // in update order: pose_pd, allocations, inverse kinematics, pid
+  // In update order (model/build_controllers.cpp): pose_pd, line_of_sight, task_priority,
+  // base_control, thrust_allocation, inverse_kinematics, then pids, a cascade's outer one first.
+  std::vector<Controller> controllers;
   int control_slots = 0;       // held controller commands after the channels (controller.h)
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates

@@ -7,18 +7,9 @@
 
 namespace uwsim::model {
 
-using dynamics::AppliedForce;
-using dynamics::Body;
-using dynamics::Connector;
 using dynamics::Controller;
 using dynamics::ControllerKind;
-using dynamics::Environment;
-using dynamics::Joint;
 using dynamics::Model;
-using spatial::Mat3;
-using spatial::Mat6;
-using spatial::Vec3;
-using spatial::Vec6;
 
 namespace {
 

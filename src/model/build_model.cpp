@@ -19,13 +19,10 @@ namespace uwsim::model {
 using dynamics::AppliedForce;
 using dynamics::Body;
 using dynamics::Connector;
-using dynamics::Controller;
-using dynamics::ControllerKind;
 using dynamics::Environment;
 using dynamics::Joint;
 using dynamics::Model;
 using spatial::Mat3;
-using spatial::Mat6;
 using spatial::Vec3;
 using spatial::Vec6;
 
@@ -59,7 +56,7 @@ void place_joint(const JointPlacementSpec& p, Joint& joint) {
   const Vec3 z = Vec3::UnitZ(), x = Vec3::UnitX();
   switch (p.kind) {
     case Kind::origin:
-      joint.X_PJ = Pose{spatial::rotation_rpy(p.rpy), p.xyz};
+      joint.X_PJ = Pose{spatial::rotation_from_euler_zyx(p.rpy), p.xyz};
       joint.axis_J = p.axis.normalized();
       break;
     case Kind::dh:  // Rz(θ+q) Tz(d) Tx(a) Rx(α): the joint turns about the parent's z
@@ -73,7 +70,7 @@ void place_joint(const JointPlacementSpec& p, Joint& joint) {
       joint.X_JC = rotation(spatial::rotation_about(z, p.theta)) * translation(p.r * z);
       break;
   }
-  joint.X_PJ = Pose{spatial::rotation_rpy(p.mount_rpy), p.mount_xyz} * joint.X_PJ;
+  joint.X_PJ = Pose{spatial::rotation_from_euler_zyx(p.mount_rpy), p.mount_xyz} * joint.X_PJ;
 }
 
 Joint build_joint(const JointSpec& spec) {
@@ -149,7 +146,7 @@ ConnectorEnds connector_ends(const ConnectorSpec& spec, const Model& model, cons
 }
 
 Pose asked_relative_pose(const ConnectorSpec& spec) {
-  return Pose{spatial::rotation_rpy(spec.relative_rpy), spec.relative_xyz};
+  return Pose{spatial::rotation_from_euler_zyx(spec.relative_rpy), spec.relative_xyz};
 }
 
 Connector build_connector(const ConnectorSpec& spec, const Model& model, const std::vector<Pose>& X_WB) {
@@ -268,7 +265,7 @@ std::vector<ConnectorProblem> connector_pose_problems(const Spec& scenario, cons
     const Pose X_AB_start = connector_ends(c, tree, X_WB).X_AB_start;
     const Pose X_AB_asked = asked_relative_pose(c);
     const double distance = (X_AB_start.p - X_AB_asked.p).norm();
-    const double angle = Eigen::AngleAxisd(X_AB_start.R.transpose() * X_AB_asked.R).angle();
+    const double angle = spatial::rotation_angle(X_AB_start.R.transpose() * X_AB_asked.R);
     if (distance <= kTolerance && angle <= kTolerance) continue;
     char off[96];
     std::snprintf(off, sizeof off, "%.3g m and %.3g rad", distance, angle);

@@ -70,6 +70,15 @@ ChunkCodec::ChunkCodec(int level) : compressor_(libdeflate_alloc_compressor(leve
 
 ChunkCodec::~ChunkCodec() { libdeflate_free_compressor(compressor_); }
 
+std::size_t ChunkCodec::encoded_capacity(std::size_t count) const {
+  // The larger of encode()'s two sizings: every byte stored (each of its blocks costs 5 bytes)
+  // beside a raw deflate bound of the whole input, which exceeds that of any part of it and
+  // the zlib bound (the same plus 6 bytes) alike.
+  const std::size_t size = count * kBytes;
+  const std::size_t blocks = (size + kMaxStoredBlock - 1) / kMaxStoredBlock;
+  return 2 + size + 5 * blocks + libdeflate_deflate_compress_bound(compressor_, size) + 4 + 6;
+}
+
 void ChunkCodec::encode(const double* values, std::size_t count, std::vector<unsigned char>& out) {
   const std::size_t size = count * kBytes;
   shuffled_.resize(size);

@@ -31,6 +31,9 @@ class ChunkCodec {
   // Reuses its buffers, compressor and `out`'s capacity: no allocation once warm.
   // Throws std::runtime_error if the compressor fails.
   void encode(const double* values, std::size_t count, std::vector<unsigned char>& out);
+  // The most bytes encode() of `count` doubles writes into `out` (and sizes it to before it
+  // shrinks it): with that capacity reserved, encode() does not allocate for `out`.
+  std::size_t encoded_capacity(std::size_t count) const;
 
  private:
   libdeflate_compressor* compressor_ = nullptr;

@@ -30,19 +30,20 @@
 // Commits happen at flush(), close(), and in sync() (called after each sample) when a chunk
 // was written since the last commit.
 //
-// Encoding: a full chunk is shuffled and deflated on a second thread (chunk_encoder.h) while
-// the run goes on, and written when the same series' next chunk fills, by then long encoded;
-// flush(), close() and a timed commit write it at once, waiting for the encoder if need be. So
-// a chunk reaches readers one chunk later than it fills (the flush interval still bounds what
-// a kill loses), and the HDF5 calls — the file's bytes — do not depend on the thread's timing.
+// Encoding: a full chunk is shuffled and deflated when it fills (chunk_codec.h) and kept as the
+// series' *pending* chunk, written when the same series' next chunk fills; flush(), close() and
+// a timed commit write it at once. So a chunk reaches readers one chunk later than it fills
+// (the flush interval still bounds what a kill loses). (The pending chunk let a second thread
+// deflate it meanwhile; that thread was removed in issue 39, as it bought nothing measurable:
+// DEVELOPING.md. The write one chunk late stayed, and with it these files' bytes and layout.)
 // A partial chunk after such a chunk starts past the committed length, so flush(), close() and
-// a timed commit first write and commit the encoder's chunks, then the partial ones: a length
+// a timed commit first write and commit the pending chunks, then the partial ones: a length
 // set between commits would be a write outside the commit's single one. Series appended
 // alike are of one length at that commit too, even when a failed write left them a chunk
 // apart: each is written up to the chunk it waits to write.
 //
 // Timed commits: sync() also commits when the oldest row not yet committed (in a partial chunk
-// or at the encoder) came `flush_interval` of wall time ago, so a run killed outright loses at
+// or a pending one) came `flush_interval` of wall time ago, so a run killed outright loses at
 // most that much (and the sample in progress). Their timing would make the file's layout
 // depend on the wall clock; a file that had any is rewritten at close() by replaying the
 // sequence of calls without them, so that it is byte for byte the file an undisturbed run

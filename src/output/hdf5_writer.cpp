@@ -261,11 +261,10 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
   s.declaration = std::move(declaration);
   const std::size_t chunk_bytes = chunk_rows_ * s.columns * sizeof(double);
   // Not zeroed: rows are written before they are read, and a partial chunk's tail is zeroed
-  // when it is written; pages are touched only as rows come (a short run never touches the
-  // second buffer).
+  // when it is written; pages are touched only as rows come. The pending chunk's bytes are
+  // reserved, untouched, so that a chunk filling does not allocate.
   s.buffer = std::make_unique_for_overwrite<double[]>(chunk_rows_ * s.columns);
-  s.pending_values = std::make_unique_for_overwrite<double[]>(chunk_rows_ * s.columns);
-  s.slot = encoder_.add_slot();
+  s.pending_bytes.reserve(codec_.encoded_capacity(chunk_rows_ * s.columns));
   // The buffer, raw, and a pending chunk: deflate's bound is the size plus 5 bytes per stored
   // block of 64 kB and the zlib stream's 6.
   closing_bytes_ += 2 * chunk_bytes + chunk_bytes / 4096 + 64;
@@ -349,13 +348,7 @@ void Writer::write_chunk(Series& s, bool final) {
 }
 
 void Writer::write_pending(Series& s) {
-  const std::vector<unsigned char>* bytes = nullptr;
-  try {
-    bytes = &encoder_.wait(s.slot);  // long done, unless a commit is early
-  } catch (const std::exception& error) {
-    fail("deflate a chunk of dataset '" + s.declaration.path + "' (" + error.what() + ")");
-  }
-  store(s, s.pending_start, bytes->data(), bytes->size(), true);
+  store(s, s.pending_start, s.pending_bytes.data(), s.pending_bytes.size(), true);
   s.pending = false;
 }
 
@@ -366,11 +359,14 @@ void Writer::chunk_filled(std::size_t id, Series& s) {
   if (s.raw) {
     write_chunk(s, false);  // a partial chunk stored raw (timed commit or flush) is rewritten in place
   } else {
-    std::swap(s.buffer, s.pending_values);
+    try {
+      codec_.encode(s.buffer.get(), chunk_rows_ * s.columns, s.pending_bytes);
+    } catch (const std::exception& error) {
+      fail("deflate a chunk of dataset '" + s.declaration.path + "' (" + error.what() + ")");
+    }
     s.pending_start = s.chunk_start;
     s.pending_since = s.buffer_since;
     s.pending = true;
-    encoder_.submit(s.slot, s.pending_values.get(), chunk_rows_ * s.columns);
     s.chunk_start += chunk_rows_;
     s.buffered = s.stored = 0;
   }
@@ -420,13 +416,7 @@ void Writer::write_unwritten(bool final) {
     // it starts past the limit (then nothing does, and no reader may see it).
     if (commit()) continue;
     for (Series& s : series_) {
-      if (s.pending && s.pending_start > s.extent) {
-        try {
-          encoder_.wait(s.slot);  // its buffer is free again only when the encoder is done with it
-        } catch (const std::exception&) {
-        }
-        s.pending = false;
-      }
+      if (s.pending && s.pending_start > s.extent) s.pending = false;
       if (s.chunk_start > s.extent) s.stored = s.buffered;
     }
   }

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "output/chunk_codec.h"
-#include "output/chunk_encoder.h"
 #include "output/hdf5_file.h"
 #include "output/space_reservation.h"
 
@@ -79,12 +78,11 @@ struct Series {
   hsize_t stored = 0;                // of those, rows written to the file (a partial chunk)
   hsize_t extent = 0;                // the dataset's length as HDF5 holds it now
   bool raw = false;                  // the current chunk is stored unfiltered (rewritten in place)
-  // The previous chunk, full, while the encoder deflates it: written when this series' next
-  // chunk fills, or at a flush, close or timed commit (hdf5_file.h, "Encoding").
-  std::unique_ptr<double[]> pending_values;  // swaps with `buffer` at each hand-off
+  // The previous chunk, full and encoded: written when this series' next chunk fills, or at a
+  // flush, close or timed commit (hdf5_file.h, "Encoding").
+  std::vector<unsigned char> pending_bytes;  // its shuffled and deflated bytes (capacity reserved)
   hsize_t pending_start = 0;                 // its dataset row
-  bool pending = false;                      // handed to the encoder and not yet in the file
-  std::size_t slot = 0;                      // its encoder slot
+  bool pending = false;                      // encoded and not yet in the file
   // When the buffer's first row not in the file came, and the pending chunk's first row: the
   // oldest rows a kill would lose.
   std::chrono::steady_clock::time_point buffer_since, pending_since;
@@ -133,7 +131,6 @@ class Writer {
   bool open() const { return file_.valid(); }
   bool had_timed_commits() const { return timed_commits_ > 0; }
   const std::string& path() const { return path_; }
-  std::size_t series_count() const { return series_.size(); }
 
   [[noreturn]] void fail(std::string_view what, int error_number = 0) const;
   // For failed HDF5 calls only: otherwise the stack could hold an older, unrelated error.
@@ -163,8 +160,8 @@ class Writer {
   // Writes the buffer's rows as the current chunk, encoded here: filtered if it is full or
   // `final` and was never stored raw; else unfiltered, in place. A full chunk moves the buffer on.
   void write_chunk(Series& s, bool final);
-  // The series' chunk has filled: writes its pending chunk, then hands this one to the encoder
-  // (or, stored raw before, rewrites it in place); logs what a canonical run writes.
+  // The series' chunk has filled: writes its pending chunk, then encodes this one as the next
+  // pending chunk (or, stored raw before, rewrites it in place); logs what a canonical run writes.
   void chunk_filled(std::size_t id, Series& s);
   void write_pending(Series& s);
   // Writes every pending chunk and every buffer's rows not yet in the file,
@@ -201,7 +198,7 @@ class Writer {
   std::vector<Series> series_;
   std::size_t declared_ = 0;  // the last series, declared but not yet in the file
   std::vector<std::pair<std::string, std::string>> pending_attributes_;  // root, not yet in the file
-  ChunkCodec codec_{kDeflateLevel};  // this thread's: partial chunks, and the rewrite's replay
+  ChunkCodec codec_{kDeflateLevel};
   std::vector<unsigned char> encoded_;
   std::uint64_t row_limit_ = UINT64_MAX;  // readers see at most this many rows (limit_rows)
   bool written_since_commit_ = false;     // a chunk went into the file since the last commit
@@ -210,8 +207,6 @@ class Writer {
   long timed_commits_ = 0;
   std::vector<LoggedCall> calls_;
   std::vector<std::pair<std::string, std::string>> attributes_;
-  // Last, so that it stops (joins its worker) before the buffers it reads are freed.
-  ChunkEncoder encoder_{kDeflateLevel};
 };
 
 }  // namespace uwsim::output::detail

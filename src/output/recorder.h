@@ -16,8 +16,9 @@
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
 //   /controllers/<name>/setpoint, error, output  what each controller holds since its last
 //                                sample (dynamics/controller.h: ControllerSignals)
-// Every body is written, links of arms included. Velocities leave the spatial [ω; v] order of
-// the dynamics here and only here.
+// Every body is written, links of arms included. Velocities and accelerations leave the spatial
+// [ω; v] order of the dynamics here, for the output (controllers convert at their own boundary,
+// README "Frames").
 #pragma once
 
 #include <vector>

@@ -29,7 +29,6 @@ class SpaceReservation {
 
   void renamed(std::string path) { path_ = std::move(path); }
   std::uint64_t reserved_end() const { return reserved_end_; }
-  bool supported() const { return supported_; }
 
  private:
   int fd_;

@@ -9,12 +9,12 @@
 #include <set>
 
 #include "scenario/overrides.h"
-#include "scenario/printable.h"
 #include "scenario/read_file.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/urdf_part.h"
 #include "scenario/yaml_reader.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::scenario {
 
@@ -91,30 +91,6 @@ Field key_field(const YAML::Node& map, const std::string& key, const std::string
                path};
 }
 
-// Why `name` cannot prefix body and joint names ("NAME/<body>"), or "" if it can.
-std::string prefix_problem(const std::string& name) {
-  if (name.empty()) return "the name is empty";
-  if (const auto bad = name_character_problem(name)) return "the name's " + *bad;
-  if (name.front() == '/' || name.back() == '/') return "the name begins or ends with '/'";
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t end = name.find('/', begin);
-    const std::string part = name.substr(begin, end - begin);
-    if (part.empty()) return "the name has an empty part ('//')";
-    if (part == "." || part == "..") return "the name has a part '.' or '..'";
-    if (end == std::string::npos) return "";
-    begin = end + 1;
-  }
-}
-
-Eigen::Matrix3d from_rpy(const Eigen::Vector3d& a) {
-  // ZYX, as for bodies' initial.rpy: R = Rz(yaw)·Ry(pitch)·Rx(roll).
-  return (Eigen::AngleAxisd(a[2], Eigen::Vector3d::UnitZ()) *
-          Eigen::AngleAxisd(a[1], Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(a[0], Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
 // The pose an include places its part at.
 struct Placement {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
@@ -149,15 +125,15 @@ std::string place_body(YAML::Node body, const Placement& at) {
     given_rpy = rpy->has_value();
     given_quaternion = quaternion->has_value();
     if (given_rpy && given_quaternion) return "";
-    if (given_rpy) r = from_rpy(**rpy);
+    if (given_rpy) r = spatial::rotation_from_euler_zyx(**rpy);
     if (given_quaternion) {
       const Eigen::VectorXd& q = **quaternion;
       if (std::abs(q.norm() - 1.0) > 1e-6) return "";
-      r = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+      r = spatial::rotation_from_quaternion(spatial::Quat(q).normalized());
     }
   }
   // A fresh `initial` mapping: the old one (or its values) may be shared through an alias.
-  const Eigen::Matrix3d r_place = at.rpy ? from_rpy(*at.rpy) : Eigen::Matrix3d::Identity();
+  const Eigen::Matrix3d r_place = at.rpy ? spatial::rotation_from_euler_zyx(*at.rpy) : Eigen::Matrix3d::Identity();
   const Eigen::Vector3d position = r_place * p + at.position;
   if (!position.allFinite()) {
     std::string why = "the placed initial position of body '";
@@ -171,10 +147,9 @@ std::string place_body(YAML::Node body, const Placement& at) {
   if ((given_quaternion || given_rpy) && at.rpy) {
     // A quaternion, also for an attitude given as rpy: converting the composed attitude
     // back to rpy loses it near pitch ±90° (gimbal lock).
-    Eigen::Quaterniond q(r_place * r);
-    q.normalize();
-    if (q.w() < 0) q.coeffs() = -q.coeffs();
-    placed["quaternion"] = yaml_list(Eigen::Vector4d(q.w(), q.x(), q.y(), q.z()));
+    spatial::Quat q = spatial::quaternion_from_rotation(r_place * r).normalized();
+    if (q[0] < 0) q = -q;
+    placed["quaternion"] = yaml_list(q);
   } else if (given_quaternion) {
     placed["quaternion"] = child_of(initial, "quaternion");
   } else if (given_rpy) {
@@ -248,7 +223,7 @@ class Resolver {
     auto name_text = reader_.string(name);
     bool ok = file_text.has_value() && name_text.has_value();
     if (name_text) {
-      if (const std::string why = prefix_problem(*name_text); !why.empty()) {
+      if (const std::string why = name_problem(*name_text); !why.empty()) {
         reader_.error(name, why + "; the name prefixes the part's bodies, joints and "
                                   "manipulators as NAME/<name>");
         ok = false;

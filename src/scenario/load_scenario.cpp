@@ -212,20 +212,6 @@ std::optional<YAML::Node> parse(const std::string& path, const std::string& text
   return documents.front();
 }
 
-void check_name(Reader& reader, const Field& f, std::string& out) {
-  auto s = reader.string(f);
-  if (!s) return;
-  const bool valid = !s->empty() && std::all_of(s->begin(), s->end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
-  });
-  if (valid)
-    out = *s;
-  else
-    reader.error(f, "expected a name made of letters, digits, '_', '.' and '-' (it names the "
-                    "output file), got '" + shown(*s) + "'");
-}
-
 // `part_unreadable`: an include could not be read or has errors, which says why bodies may be missing.
 Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreadable) {
   Scenario s;
@@ -238,7 +224,8 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   Mapping m(reader, self,
             {"name", "description", "environment", "compliance", "simulation", "inputs", "bodies", "joints",
              "manipulators", "forces", "thrusters", "connectors", "controllers", "trim"});
-  check_name(reader, m.require("name"), s.name);
+  const Field name = m.require("name");
+  if (auto text = reader.string(name); text && check_name_text(reader, name, *text, NameUse::file_name)) s.name = *text;
   m.read("description", s.description);
   // First: shapes derive coefficients from the water density.
   s.environment = read_environment(reader, m.get("environment"));
@@ -276,13 +263,10 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   return s;
 }
 
-// `given_text`, if not null, is the content of `path`, which is then not read.
 bool has_errors(const std::vector<Diagnostic>& diagnostics) {
   return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return !d.warning; });
 }
 
-// Diagnostics (and warnings) at shifted lines; see load_checked. `stopped`: reading ended at
-// kStopAfterProblems problems, and there may be more.
 // A stored scenario (load_stored_scenario) names files it may not open: its `include`, if it
 // has one, is refused at its key. True if there was none.
 bool without_includes(const std::string& path, const YAML::Node& root, std::vector<Diagnostic>& diagnostics) {
@@ -298,6 +282,9 @@ bool without_includes(const std::string& path, const YAML::Node& root, std::vect
   return true;
 }
 
+// `given_text`, if not null, is the content of `path`, which is then not read. Diagnostics (and
+// warnings) at shifted lines; see load_checked. `stopped`: reading ended at kStopAfterProblems
+// problems, and there may be more.
 Scenario load(const std::string& path, const std::string* given_text,
               const std::vector<std::string>& overrides, bool stored, SourceMap& sources,
               std::vector<Diagnostic>& diagnostics, bool& stopped) {

@@ -14,6 +14,7 @@
 
 #include "model/shape_hydrodynamics.h"
 #include "scenario/sections.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::scenario {
 namespace {
@@ -150,10 +151,10 @@ BodyInitialSpec read_initial(Reader& r, const Field& f) {
   }
   if (rpy.present()) {
     // ZYX convention: R = Rz(yaw)·Ry(pitch)·Rx(roll), body → NED.
-    if (auto a = r.numbers(rpy, 3, Sign::any, "rad"))
-      initial.q_WB = Eigen::AngleAxisd((*a)[2], Vector3::UnitZ()) *
-                     Eigen::AngleAxisd((*a)[1], Vector3::UnitY()) *
-                     Eigen::AngleAxisd((*a)[0], Vector3::UnitX());
+    if (auto a = r.numbers(rpy, 3, Sign::any, "rad")) {
+      const spatial::Quat q = spatial::quaternion_from_euler_zyx((*a)[0], (*a)[1], (*a)[2]);
+      initial.q_WB = Eigen::Quaterniond(q[0], q[1], q[2], q[3]);
+    }
   } else if (quaternion.present()) {
     if (auto q = read_quaternion(r, quaternion)) initial.q_WB = *q;
   }

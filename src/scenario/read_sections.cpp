@@ -61,46 +61,52 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
 
 }  // namespace
 
-bool check_name_text(Reader& r, const Field& f, const std::string& name) {
+std::string name_problem(const std::string& name, NameUse use) {
   // Messages are built by appending: GCC 12 warns falsely (-Wrestrict) about some
   // literal + std::string expressions once inlined.
-  if (name.empty()) {
-    r.error(f, std::string("expected a non-empty name"));
-    return false;
+  const auto got = [&name](std::string message) {
+    message += ", got '";
+    message += shown(name);
+    message += '\'';
+    return message;
+  };
+  if (use == NameUse::file_name) {
+    const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+             c == '-';
+    });
+    return valid ? "" : got("expected a name made of letters, digits, '_', '.' and '-' (it names the output file)");
   }
+  if (name.empty()) return "expected a non-empty name";
   if (const auto bad = name_character_problem(name)) {
     std::string message("expected a name without control characters (it names a group in the output file); ");
     message += *bad;
-    r.error(f, message);
-    return false;
+    return message;
   }
-  const char* problem = nullptr;  // about '/' unless `dots`
-  bool dots = false;
+  const char* slash_problem = nullptr;
   if (name.front() == '/')
-    problem = "expected a name that does not start with '/'";
+    slash_problem = "expected a name that does not start with '/'";
   else if (name.back() == '/')
-    problem = "expected a name that does not end with '/'";
+    slash_problem = "expected a name that does not end with '/'";
   else if (name.find("//") != std::string::npos)
-    problem = "expected a name without '//'";
-  for (std::size_t begin = 0; !problem && begin <= name.size();) {
+    slash_problem = "expected a name without '//'";
+  if (slash_problem) return got(std::string(slash_problem) + " ('/' separates nested groups in the output file)");
+  for (std::size_t begin = 0; begin <= name.size();) {
     std::size_t end = name.find('/', begin);
     if (end == std::string::npos) end = name.size();
     const std::string_view part(name.data() + begin, end - begin);
-    if (part == "." || part == "..") {
-      problem = "expected no part of the name to be '.' or '..' (the output file and shells "
-                "read them as the current or the parent group)";
-      dots = true;
-    }
+    if (part == "." || part == "..")
+      return got("expected no part of the name to be '.' or '..' (the output file and shells read them as the "
+                 "current or the parent group)");
     begin = end + 1;
   }
-  if (!problem) return true;
-  std::string message(problem);
-  if (!dots) message += " ('/' separates nested groups in the output file)";
-  message += ", got '";
-  message += shown(name);
-  message += '\'';
-  r.error(f, message);
-  return false;
+  return "";
+}
+
+bool check_name_text(Reader& r, const Field& f, const std::string& name, NameUse use) {
+  const std::string problem = name_problem(name, use);
+  if (!problem.empty()) r.error(f, problem);
+  return problem.empty();
 }
 
 namespace {

@@ -129,12 +129,19 @@ std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, c
 void read_manipulators(Reader& reader, const Field& field, const EnvironmentSpec& env,
                        Assembly& out);
 
-// read_sections.cpp: names.
-// Body and joint names become HDF5 group paths in the output (/bodies/<name>/, a '/' in the
-// name nests groups). Reports why `name` (read from `f`) cannot be one: empty, a leading or
-// trailing '/', an empty part ("a//b"), a part "." or "..", a control character. Returns
-// true if the name is usable.
-bool check_name_text(Reader& reader, const Field& f, const std::string& name);
+// read_sections.cpp: names, the one place of their rules.
+// What a name names decides what it may hold:
+//   group_path: a group in the output file (/bodies/<name>/, /joints/<name>/, …; a '/' in the
+//     name nests groups), also an include's name, which prefixes its part's names as NAME/:
+//     not empty, no control character, no leading or trailing '/', no empty part ("a//b"),
+//     no part "." or "..";
+//   file_name: the scenario's name, which names the output file (results/<name>.h5): letters,
+//     digits, '_', '.' and '-' only.
+enum class NameUse { group_path, file_name };
+// Why `name` cannot be used so, as a message ("expected …, got '…'"), or "" if it can.
+std::string name_problem(const std::string& name, NameUse use = NameUse::group_path);
+// Reports name_problem at `f`; true if the name is usable.
+bool check_name_text(Reader& reader, const Field& f, const std::string& name, NameUse use = NameUse::group_path);
 // Reports every body name that continues another body name with '/' ("rov" and
 // "rov/position", "arm" and "arm/link1"): in the output the longer one would be written
 // inside the other's group. Likewise for joint names.

@@ -16,9 +16,7 @@ using urdf::JointKind;
 using urdf::Origin;
 using urdf::Position;
 
-Eigen::Matrix3d rotation(const Eigen::Vector3d& rpy) {
-  return spatial::rotation_from_quaternion(spatial::quaternion_from_euler_zyx(rpy[0], rpy[1], rpy[2]));
-}
+Eigen::Matrix3d rotation(const Eigen::Vector3d& rpy) { return spatial::rotation_from_euler_zyx(rpy); }
 
 // X_AC = X_AB · X_BC for origins (translation, then rotation).
 Origin compose(const Origin& ab, const Origin& bc) {

@@ -62,8 +62,6 @@ std::string to_text(double x);
 // "'abc'", "nothing".
 std::string describe_value(const YAML::Node& n);
 
-// Levenshtein distance, for "did you mean" suggestions.
-std::size_t edit_distance(std::string_view a, std::string_view b);
 // Suggestions compare names of at most this many characters: the distance costs the product
 // of the lengths (two 160 kB names took 39 s), and nobody mistypes a name that long.
 inline constexpr std::size_t kMaxSuggestedLength = 64;

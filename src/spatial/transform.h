@@ -11,6 +11,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "spatial/rotation.h"
 #include "spatial/spatial.h"
 
 namespace uwsim::spatial {
@@ -23,17 +24,6 @@ struct Pose {
   Pose operator*(const Pose& X_BC) const { return {R * X_BC.R, p + R * X_BC.p}; }
   Pose inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
 };
-
-// Rotation by angle about a unit axis (Rodrigues).
-inline Mat3 rotation_about(const Vec3& unit_axis, double angle) {
-  const Mat3 K = skew(unit_axis);
-  return Mat3::Identity() + std::sin(angle) * K + (1.0 - std::cos(angle)) * K * K;
-}
-
-inline Mat3 rotation_rpy(const Vec3& rpy) {
-  return rotation_about(Vec3::UnitZ(), rpy.z()) * rotation_about(Vec3::UnitY(), rpy.y()) *
-         rotation_about(Vec3::UnitX(), rpy.x());
-}
 
 // A motion vector (velocity, acceleration, joint axis) given in A, expressed in B.
 inline Vec6 motion_to_child(const Pose& X_AB, const Vec6& m_A) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dynamics/kinematics.h"
+#include "spatial/rotation.h"
 #include "support/recording.h"
 
 using namespace uwsim;
@@ -63,7 +64,7 @@ struct Transport {
     for (std::size_t k = 0; k < run.rec.t.size(); ++k) {
       if (run.rec.t[k] < from) continue;
       const spatial::Mat3& R = run.rec.X_WB[k][base].R;
-      largest = std::max(largest, std::abs(std::atan2(R(2, 1), R(2, 2))));
+      largest = std::max(largest, std::abs(spatial::euler_zyx_from_rotation(R)[0]));
     }
     return largest;
   }
@@ -240,7 +241,7 @@ TEST_CASE("USM work mode, literal readings: with K_P's roll entry at 0 the base 
   for (std::size_t k = 0; k < w.run.rec.t.size(); ++k) {
     if (w.run.rec.t[k] < 40.0) continue;
     const spatial::Mat3& R = w.run.rec.X_WB[k][base].R;
-    const double roll = std::atan2(R(2, 1), R(2, 2));
+    const double roll = spatial::euler_zyx_from_rotation(R)[0];
     roll_min = std::min(roll_min, roll);
     roll_max = std::max(roll_max, roll);
     worst = std::max(worst, w.error(k)[0]);

@@ -138,7 +138,7 @@ TEST_CASE("joint: rotation_axis names the frame axis a joint turns about, and on
   joint.type = dynamics::JointType::revolute;
   const auto axis_of = [&](const Eigen::Vector3d& axis, const Eigen::Vector3d& rpy) {
     joint.axis_J = axis;
-    joint.X_PJ = spatial::Pose{spatial::rotation_rpy(rpy), Eigen::Vector3d(0.1, 0.2, 0.3)};
+    joint.X_PJ = spatial::Pose{spatial::rotation_from_euler_zyx(rpy), Eigen::Vector3d(0.1, 0.2, 0.3)};
     joint.expand_pose();
     return joint.rotation_axis;
   };

@@ -209,10 +209,10 @@ TEST_CASE("connector rows: the structured product G·U equals the dense one, for
     dynamics::Connector c;
     c.type = type;
     c.p_AK_A = rnd.vec3(0.5);
-    c.X_BK = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(0.5)};
+    c.X_BK = Pose{spatial::rotation_from_euler_zyx(rnd.vec3(1.0)), rnd.vec3(0.5)};
     dynamics::BodyState A, B;
-    A.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
-    B.X_WB = Pose{spatial::rotation_rpy(rnd.vec3(1.0)), rnd.vec3(2.0)};
+    A.X_WB = Pose{spatial::rotation_from_euler_zyx(rnd.vec3(1.0)), rnd.vec3(2.0)};
+    B.X_WB = Pose{spatial::rotation_from_euler_zyx(rnd.vec3(1.0)), rnd.vec3(2.0)};
     A.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
     B.motion.V_WB_B << rnd.vec3(1.0), rnd.vec3(1.0);
     dynamics::ConnectorRows rows;
@@ -237,7 +237,7 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
   a.initial.nu_B << 0.8, -0.4, 0.3, 1.2, -0.9, 1.5;
   b.initial.nu_B << -0.5, 0.6, 0.2, -1.1, 0.7, 2.0;
   b.initial.p_WB_W = Vec3(0.4, 0.3, -0.2);
-  b.initial.q_WB = Eigen::Quaterniond(spatial::rotation_rpy(Vec3(0.3, -0.5, 1.1)));
+  b.initial.q_WB = Eigen::Quaterniond(spatial::rotation_from_euler_zyx(Vec3(0.3, -0.5, 1.1)));
   scenario::Scenario s = test::scenario_with({a, b}, 2.0, 1e-3, 1000.0);
   s.simulation.integrator = scenario::IntegratorKind::dopri5;
   s.simulation.abs_tol = s.simulation.rel_tol = 1e-13;
@@ -247,7 +247,7 @@ TEST_CASE("connector rows: ė and G_A·A_A + G_B·A_B − b(ω = 0) are the firs
     dynamics::Connector c;
     c.type = type;
     c.p_AK_A = Vec3(0.2, -0.1, 0.3);
-    c.X_BK = Pose{spatial::rotation_rpy(Vec3(0.2, 0.1, -0.4)), Vec3(-0.1, 0.25, 0.05)};
+    c.X_BK = Pose{spatial::rotation_from_euler_zyx(Vec3(0.2, 0.1, -0.4)), Vec3(-0.1, 0.25, 0.05)};
     dynamics::Workspace ws(tr.model);
     std::vector<double> xdot(tr.x[0].size());
     auto rows_at = [&](std::size_t k, double frequency) {
@@ -329,8 +329,8 @@ TEST_CASE("rigid connectors: a redundant triangle moves like the same triangle w
   test::RandomBodies rnd(21);
   std::vector<model::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
   bodies[0].initial.nu_B << 0.2, 0.1, -0.1, 0.3, 0.2, -0.4;
-  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
-  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(-0.3, 0.1, 1.0)), Vec3(0.4, 0.3, 0.1)}, bodies[2]);
+  place_rigidly(bodies[0], Pose{spatial::rotation_from_euler_zyx(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
+  place_rigidly(bodies[0], Pose{spatial::rotation_from_euler_zyx(Vec3(-0.3, 0.1, 1.0)), Vec3(0.4, 0.3, 0.1)}, bodies[2]);
   const model::ForceSpec push = push_on("c", Vec3(10, 4, -2), Vec3(0.5, 0, 1));
   scenario::Scenario open = test::scenario_with(bodies, 10.0, 1e-3, 10.0);
   open.forces = {push};
@@ -371,14 +371,14 @@ TEST_CASE("connectors: in a vacuum without gravity, connector forces leave total
     body.added_mass_B.setZero(), body.linear_damping.setZero(), body.quadratic_damping.setZero();
     body.volume = 0.0;
     body.initial.p_WB_W = rnd.vec3(2.0);
-    body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_rpy(rnd.vec3(1.0)));
+    body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_from_euler_zyx(rnd.vec3(1.0)));
     bodies.push_back(body);
   }
   // a–b rigid, b–c ball, c–d rigid: the chain folds at the ball while it tumbles.
   bodies[0].initial.nu_B << 0.5, -0.2, 0.1, 1.0, -0.7, 0.4;
-  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.2, 0, 0.4)), Vec3(0.5, 0.2, 0)}, bodies[1]);
-  place_rigidly(bodies[1], Pose{spatial::rotation_rpy(Vec3(0, 0.3, 0)), Vec3(0.4, 0, 0.1)}, bodies[2]);
-  place_rigidly(bodies[2], Pose{spatial::rotation_rpy(Vec3(0.5, 0, 0)), Vec3(0, 0.4, 0)}, bodies[3]);
+  place_rigidly(bodies[0], Pose{spatial::rotation_from_euler_zyx(Vec3(0.2, 0, 0.4)), Vec3(0.5, 0.2, 0)}, bodies[1]);
+  place_rigidly(bodies[1], Pose{spatial::rotation_from_euler_zyx(Vec3(0, 0.3, 0)), Vec3(0.4, 0, 0.1)}, bodies[2]);
+  place_rigidly(bodies[2], Pose{spatial::rotation_from_euler_zyx(Vec3(0.5, 0, 0)), Vec3(0, 0.4, 0)}, bodies[3]);
   bodies[2].initial.nu_B(3) += 2.0;  // c spins about the ball: projected at the start
   bodies[3].initial.nu_B = Vec6::Zero();
   scenario::Scenario s = test::scenario_with(bodies, 10.0, 1e-3, 10.0);
@@ -411,8 +411,8 @@ TEST_CASE("connectors: drift stays below 1e-8 m and 1e-8 rad over 600 s at 1 kHz
   test::RandomBodies rnd(41);
   std::vector<model::BodySpec> bodies = {rnd.body("a", 11.5), rnd.body("b", 11.5), rnd.body("c", 3.0)};
   bodies[0].initial.nu_B << 0.5, 0.1, -0.1, 0.6, 0.4, -0.8;
-  place_rigidly(bodies[0], Pose{spatial::rotation_rpy(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
-  place_rigidly(bodies[1], Pose{spatial::rotation_rpy(Vec3(0.0, 0.0, 0.5)), Vec3(0.3, 0.3, 0.0)}, bodies[2]);
+  place_rigidly(bodies[0], Pose{spatial::rotation_from_euler_zyx(Vec3(0.1, 0.2, 0.3)), Vec3(0.0, 0.6, 0.0)}, bodies[1]);
+  place_rigidly(bodies[1], Pose{spatial::rotation_from_euler_zyx(Vec3(0.0, 0.0, 0.5)), Vec3(0.3, 0.3, 0.0)}, bodies[2]);
   const model::ForceSpec push = push_on("c", Vec3(20, 4, -2), Vec3(2, -1, 3));
   scenario::Scenario s = test::scenario_with(bodies, 600.0, 1e-3, 5.0);
   s.environment.current_W = Vec3(0.3, 0.1, 0);
@@ -469,7 +469,7 @@ TEST_CASE("rigid connector: a body hanging at rest carries its weight minus buoy
   body.volume = 0.004;  // B < W
   body.p_BoBcm_B = Vec3(0.1, -0.05, 0.2);
   body.p_BoBcb_B = Vec3(-0.05, 0.0, 0.1);
-  body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_rpy(Vec3(0.3, -0.2, 0.8)));
+  body.initial.q_WB = Eigen::Quaterniond(spatial::rotation_from_euler_zyx(Vec3(0.3, -0.2, 0.8)));
   const Vec3 point(0.2, 0.1, -0.3);
   scenario::Scenario s = test::scenario_with({body}, 2.0);
   s.connectors = {connector("hook", "crate", "world", point)};

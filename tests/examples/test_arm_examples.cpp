@@ -16,7 +16,6 @@ using namespace uwsim;
 using test::Hydrostatics;
 using test::hydrostatics;
 using spatial::Vec3;
-using spatial::Vec6;
 
 namespace {
 

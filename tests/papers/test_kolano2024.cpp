@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "spatial/rotation.h"
 #include "support/recording.h"
 
 using namespace uwsim;
@@ -15,9 +16,7 @@ const std::string kDir = std::string(UWSIM_SOURCE_DIR) + "/scenarios/kolano2024/
 
 double degrees(double rad) { return rad * 180.0 / M_PI; }
 
-Eigen::Vector3d rpy(const Eigen::Matrix3d& R) {
-  return Eigen::Vector3d(std::atan2(R(2, 1), R(2, 2)), std::asin(-R(2, 0)), std::atan2(R(1, 0), R(0, 0)));
-}
+Eigen::Vector3d rpy(const Eigen::Matrix3d& R) { return spatial::euler_zyx_from_rotation(R); }
 
 double joint_excursion(const test::Recording& r, const std::string& body, double from_value) {
   const auto b = static_cast<std::size_t>(r.body(body));

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "spatial/rotation.h"
 #include "support/recording.h"
 
 using namespace uwsim;
@@ -52,8 +53,7 @@ double euler_max_deg(const test::Recording& r, int body, int axis, double t0, do
   for (std::size_t k = 0; k < r.t.size(); ++k) {
     if (r.t[k] < t0 || r.t[k] > t1) continue;
     const Matrix3d& R = r.bodies[k][static_cast<std::size_t>(body)].R_WB;
-    const double angle[3] = {std::atan2(R(2, 1), R(2, 2)), std::asin(-R(2, 0)), std::atan2(R(1, 0), R(0, 0))};
-    m = std::max(m, std::abs(angle[axis]));
+    m = std::max(m, std::abs(spatial::euler_zyx_from_rotation(R)[axis]));
   }
   return m * 180.0 / M_PI;
 }

@@ -19,7 +19,6 @@
 namespace fs = std::filesystem;
 using namespace uwsim::scenario;
 using namespace uwsim::model;  // the spec types the loader fills
-using uwsim::test::all_text;
 using uwsim::test::diagnostics_of;
 
 namespace {

@@ -82,7 +82,7 @@ TEST_CASE("rotation: q̇ = ½ q ⊗ [0, ω] matches the finite difference of a c
 
 TEST_CASE("transform: inertia_to_parent equals ᴮX_Aᵀ·I·ᴮX_A, and forces and motions move consistently") {
   Pose X_AB;
-  X_AB.R = rotation_rpy(Vec3(0.3, -0.5, 1.1));
+  X_AB.R = rotation_from_euler_zyx(Vec3(0.3, -0.5, 1.1));
   X_AB.p = Vec3(0.2, -0.1, 0.4);
   Mat6 L = Mat6::Identity();
   L(3, 0) = 0.3, L(4, 2) = -0.2, L(1, 0) = 0.1, L(5, 3) = 0.4;
