@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace uwsim::app {
 
@@ -68,6 +69,25 @@ inline std::optional<std::string> string_attribute(hid_t object, const char* nam
   if (H5Aread(attribute.get(), type.get(), buffer.data()) < 0) return "?";
   buffer.resize(strnlen(buffer.c_str(), size));
   return buffer;
+}
+
+// A whole 1-D or 2-D dataset of numbers with `columns` columns (1 for a 1-D one), read as
+// doubles, row by row; nullopt if it is absent, of another shape or longer than `max_rows`.
+inline std::optional<std::vector<double>> read_table(hid_t file, const std::string& path, hsize_t columns,
+                                                     hsize_t max_rows) {
+  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+  const Handle dataset(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.ok()) return std::nullopt;
+  const Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  hsize_t dims[2] = {0, 1};
+  const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+  if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) return std::nullopt;
+  if (rank == 1) dims[1] = 1;
+  if (dims[1] != columns || dims[0] > max_rows) return std::nullopt;
+  std::vector<double> values(dims[0] * columns);
+  if (dims[0] > 0 && H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    return std::nullopt;
+  return values;
 }
 
 }  // namespace uwsim::app

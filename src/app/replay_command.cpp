@@ -14,6 +14,7 @@
 
 #include "app/hdf5_read.h"
 #include "app/replay_scene.h"
+#include "app/visual_output.h"
 #include "embedded_replay.h"
 #include "scenario/load_scenario.h"
 #include "spatial/rotation.h"
@@ -26,21 +27,11 @@ int fail(const std::string& path, const std::string& what) {
   return 2;
 }
 
-// A whole dataset of doubles with `columns` columns (1 for a 1-D dataset); nullopt if it is
-// absent or has another shape.
+// A whole dataset of `rows` rows of doubles with `columns` columns (1 for a 1-D dataset);
+// nullopt if it is absent or has another shape.
 std::optional<std::vector<double>> read_dataset(hid_t file, const std::string& path, hsize_t rows, hsize_t columns) {
-  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
-  const Handle dataset(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!dataset.ok()) return std::nullopt;
-  const Handle space(H5Dget_space(dataset.get()), H5Sclose);
-  hsize_t dims[2] = {0, 1};
-  const int rank = space.ok() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) return std::nullopt;
-  if (rank == 1) dims[1] = 1;
-  if (dims[0] != rows || dims[1] != columns) return std::nullopt;
-  std::vector<double> values(rows * columns);
-  if (rows > 0 && H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-    return std::nullopt;
+  auto values = read_table(file, path, columns, rows);
+  if (!values || values->size() != rows * columns) return std::nullopt;
   return values;
 }
 
@@ -121,6 +112,40 @@ std::string solid_json(const ReplaySolid& s) {
          number(q[1], 8) + "," + number(q[2], 8) + "," + number(q[3], 8) + "],\"source\":" + json_string(s.source) + "}";
 }
 
+// The solids stored for a body (app/visual_output.h) as {"shapes": [rows], "meshes": {"k":
+// {"vertices", "triangles"}}}, or null when the file has none (an older file, or a body with
+// no `visual`). A mesh row without its datasets is left to the page, which skips it.
+std::string visuals_json(hid_t file, const std::string& body) {
+  constexpr hsize_t kMaxRows = hsize_t{1} << 24;
+  const std::string group = "visuals/" + body + "/";
+  const auto shapes = read_table(file, group + "shapes", kVisualColumns, kMaxRows);
+  if (!shapes || shapes->empty()) return "null";
+  const std::size_t rows = shapes->size() / kVisualColumns;
+  std::vector<std::size_t> all(rows);
+  for (std::size_t k = 0; k < rows; ++k) all[k] = k;
+  std::string out = "{\"shapes\":" + rows_json(*shapes, kVisualColumns, all, 6) + ",\"meshes\":{";
+  bool first = true;
+  for (std::size_t k = 0; k < rows; ++k) {
+    if ((*shapes)[k * kVisualColumns] != static_cast<double>(model::VisualSpec::Kind::mesh)) continue;
+    const std::string mesh = group + "mesh" + std::to_string(k) + "/";
+    const auto vertices = read_table(file, mesh + "vertices", 3, kMaxRows);
+    const auto triangles = read_table(file, mesh + "triangles", 3, kMaxRows);
+    if (!vertices || !triangles) continue;
+    const std::size_t n = vertices->size() / 3;
+    const bool in_range = std::all_of(triangles->begin(), triangles->end(), [&](double i) {
+      return i >= 0 && i < static_cast<double>(n) && i == std::floor(i);
+    });
+    if (!in_range) continue;  // not sim's: drawn as nothing rather than as garbage
+    std::vector<std::size_t> vertex_rows(n), triangle_rows(triangles->size() / 3);
+    for (std::size_t i = 0; i < vertex_rows.size(); ++i) vertex_rows[i] = i;
+    for (std::size_t i = 0; i < triangle_rows.size(); ++i) triangle_rows[i] = i;
+    out.append(first ? "" : ",").append("\"" + std::to_string(k) + "\":{\"vertices\":" + rows_json(*vertices, 3, vertex_rows, 5) +
+                                        ",\"triangles\":" + rows_json(*triangles, 3, triangle_rows, 0) + "}");
+    first = false;
+  }
+  return out + "}}";
+}
+
 std::string replace_once(std::string text, const std::string& marker, const std::string& with) {
   const std::size_t at = text.find(marker);
   if (at == std::string::npos) throw std::logic_error("replay template lacks " + marker);
@@ -183,7 +208,8 @@ int replay_result(const ReplayOptions& options) {
     }
     drawn[i] = true;
     data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
-                ",\"solid\":" + solid_json(body.solid) + ",\"position\":" + rows_json(*position, 3, frames, 4) +
+                ",\"free\":" + (body.free ? "true" : "false") + ",\"solid\":" + solid_json(body.solid) +
+                ",\"visuals\":" + visuals_json(file.get(), body.name) + ",\"position\":" + rows_json(*position, 3, frames, 4) +
                 ",\"quaternion\":" + rows_json(*quaternion, 4, frames, 5) + "}");
   }
   data += "],\"joints\":[";
