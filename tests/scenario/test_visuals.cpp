@@ -243,7 +243,15 @@ TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in me
     CAPTURE(p.transpose());
     CHECK(has_point(mesh->vertices, p, 1e-12));
   }
-  // Errors at their line: a reference to nothing, and a kind of polygon not read.
+  // Through a scenario's `visual` key: the same vertices, scaled.
+  write_temp("meshes/square.dae", dae);
+  const scenario::Scenario s =
+      scenario::load_scenario(write_temp("dae.yaml", one_body("[{mesh: {file: meshes/square.dae, scale: 2}}]")));
+  const VisualSpec& v = s.bodies.at(0).visuals.at(0);
+  REQUIRE(v.vertices.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) CHECK((v.vertices[i] - 2.0 * mesh->vertices[i]).norm() < 1e-15);
+  CHECK(v.triangles == mesh->triangles);
+  // An error at its line and column: a reference to nothing.
   std::string broken = dae;
   broken.replace(broken.find("url=\"#g\""), 8, "url=\"#h\"");
   CHECK_FALSE(scenario::read_collada("broken.dae", broken, problems));
