@@ -6,14 +6,27 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <unordered_set>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
 
 namespace uwsim::scenario {
 
+std::size_t MeshBuilder::PointHash::operator()(const std::array<double, 3>& p) const {
+  std::size_t h = 0;
+  for (const double x : p) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    h = (h ^ bits) * 0x100000001b3ULL;  // FNV-style mixing of the bit patterns
+  }
+  return h ^ (h >> 29);
+}
+
 int MeshBuilder::vertex(const Eigen::Vector3d& p) {
-  const auto [it, fresh] = index_.emplace(std::array<double, 3>{p.x(), p.y(), p.z()}, static_cast<int>(mesh_.vertices.size()));
+  // + 0.0 makes −0 into +0: equal points, equal bits.
+  const std::array<double, 3> key = {p.x() + 0.0, p.y() + 0.0, p.z() + 0.0};
+  const auto [it, fresh] = index_.emplace(key, static_cast<int>(mesh_.vertices.size()));
   if (fresh) mesh_.vertices.push_back(p);
   return it->second;
 }
@@ -133,14 +146,18 @@ Mesh clustered(const Mesh& mesh, long cells) {
   }
   Mesh out;
   for (std::size_t k = 0; k < sums.size(); ++k) out.vertices.push_back(sums[k] / members[k]);
-  std::set<std::array<int, 3>> seen;
+  std::unordered_set<std::uint64_t> seen;  // each triangle's corners, sorted, in 21 bits each
+  const bool packable = sums.size() < (std::size_t{1} << 21);
+  std::set<std::array<int, 3>> seen_wide;
   for (const Eigen::Vector3i& t : mesh.triangles) {
     const int a = cluster[static_cast<std::size_t>(t[0])], b = cluster[static_cast<std::size_t>(t[1])],
               c = cluster[static_cast<std::size_t>(t[2])];
     if (a == b || b == c || a == c) continue;
     std::array<int, 3> key = {a, b, c};
     std::sort(key.begin(), key.end());
-    if (seen.insert(key).second) out.triangles.emplace_back(a, b, c);
+    const bool fresh = packable ? seen.insert(std::uint64_t(key[0]) << 42 | std::uint64_t(key[1]) << 21 | std::uint64_t(key[2])).second
+                                : seen_wide.insert(key).second;
+    if (fresh) out.triangles.emplace_back(a, b, c);
   }
   return out;
 }
@@ -149,12 +166,13 @@ Mesh clustered(const Mesh& mesh, long cells) {
 
 Mesh decimated(const Mesh& mesh, std::size_t budget) {
   if (mesh.triangles.size() <= budget || mesh.vertices.empty()) return mesh;
-  // The finest grid within the budget, by bisection on the cells along the longest side (the
-  // count grows with the cells, if not strictly: the result is always within the budget).
+  // The finest grid within the budget, to 10 % in its cell, by bisection on the logarithm of
+  // the cells along the longest side (the count grows with the cells, if not strictly: the
+  // result is always within the budget).
   long coarse = 1, fine = 1 << 12;
   Mesh best = clustered(mesh, coarse);
-  while (fine - coarse > 1) {
-    const long middle = (coarse + fine) / 2;
+  while (fine > coarse + 1 && 10 * fine > 11 * coarse) {
+    const long middle = std::lround(std::sqrt(static_cast<double>(coarse) * static_cast<double>(fine)));
     Mesh candidate = clustered(mesh, middle);
     if (candidate.triangles.size() <= budget) {
       coarse = middle;

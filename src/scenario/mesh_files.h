@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstddef>
-#include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,12 +23,15 @@ struct Mesh {
 // two equal corners dropped).
 class MeshBuilder {
  public:
-  int vertex(const Eigen::Vector3d& p);
+  int vertex(const Eigen::Vector3d& p);  // p finite
   void triangle(int a, int b, int c);
   Mesh take() { return std::move(mesh_); }
 
  private:
-  std::map<std::array<double, 3>, int> index_;
+  struct PointHash {
+    std::size_t operator()(const std::array<double, 3>& p) const;
+  };
+  std::unordered_map<std::array<double, 3>, int, PointHash> index_;
   Mesh mesh_;
 };
 
