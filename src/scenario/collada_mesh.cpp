@@ -1,6 +1,6 @@
 // Collada 1.4/1.5 (.dae) geometry as mesh_files.h says: the document is parsed with TinyXML
 // (which keeps each element's line and column), the <scene>'s node tree walked with its
-// transforms, and the polygons of each instanced geometry collected in metres, z up.
+// transforms, and the polygons of each instanced geometry collected in metres.
 #include <tinyxml.h>
 
 #include <Eigen/Geometry>
@@ -62,10 +62,10 @@ class ColladaReader {
       return std::nullopt;
     }
     index(root);
-    const Matrix4 to_z_up = up_axis_turn(root);
-    Matrix4 scale = Matrix4::Identity();
-    scale.topLeftCorner<3, 3>() *= unit_in_metres(root);
-    const Matrix4 document_frame = scale * to_z_up;
+    // <up_axis> is not applied: URDF tools read a mesh's coordinates as the link frame's (RViz
+    // undoes the turn its importer makes; Gazebo does not read the tag), and so does this.
+    Matrix4 document_frame = Matrix4::Identity();
+    document_frame.topLeftCorner<3, 3>() *= unit_in_metres(root);
     const TiXmlElement* scene = first(first(root, "scene"), "instance_visual_scene");
     if (scene != nullptr) {
       if (const TiXmlElement* visual_scene = target(scene, "url"))
@@ -129,22 +129,6 @@ class ColladaReader {
       return 1.0;
     }
     return (*v)[0];
-  }
-
-  // The rotation that takes the document's up axis to z (Y_UP: +90° about x; X_UP: −90°
-  // about y), as ROS and Gazebo read Collada into a z-up link frame.
-  Matrix4 up_axis_turn(const TiXmlElement* root) {
-    const TiXmlElement* up = first(first(root, "asset"), "up_axis");
-    const std::string axis = up && up->GetText() ? up->GetText() : "Y_UP";
-    Matrix4 R = Matrix4::Identity();
-    if (axis == "Y_UP") {
-      R.topLeftCorner<3, 3>() = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
-    } else if (axis == "X_UP") {
-      R.topLeftCorner<3, 3>() = Eigen::AngleAxisd(-M_PI / 2, Eigen::Vector3d::UnitY()).toRotationMatrix();
-    } else if (axis != "Z_UP") {
-      report(up, "<up_axis> must be X_UP, Y_UP or Z_UP, got '" + axis + "'");
-    }
-    return R;
   }
 
   // A node's own transform: its <matrix>, <translate>, <rotate> and <scale> elements in order.

@@ -41,8 +41,8 @@ class MeshBuilder {
 std::optional<Mesh> read_stl(const std::string& bytes, std::string& why);
 
 // A Collada (.dae) document's geometry as its <scene> places it (or, without a scene, every
-// geometry as it stands), in metres (<unit meter>) and turned so that the document's up axis
-// (<up_axis>, Y_UP when absent, as the format says) is z, as URDF tools take it. Polygons
+// geometry as it stands), in metres (<unit meter>). <up_axis> is not applied: URDF tools (RViz,
+// Gazebo) take a mesh's coordinates as its link's, whatever the tag says. Polygons
 // (<triangles>, <polylist>, <polygons>) are split into fans; materials and textures are not
 // read. Problems go to `out` at their line and column in `file`; nothing if there was any.
 std::optional<Mesh> read_collada(const std::string& file, const std::string& text, std::vector<Diagnostic>& out);

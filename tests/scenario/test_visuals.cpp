@@ -194,9 +194,10 @@ TEST_CASE("visuals: binary and ASCII STL files give the same cube") {
   CHECK_FALSE(scenario::read_stl("solid nothing\nendsolid\n", why));
 }
 
-TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in metres, with its up axis turned to z") {
+TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in metres, its up axis not applied") {
   // A unit square quad (a <polylist> of one 4-gon) and a triangle, in centimetres, Y up,
-  // instanced by a node moved 100 cm along x and turned 90° about its z.
+  // instanced by a node moved 100 cm along x and turned 90° about its z. The up axis is left
+  // alone, as RViz and Gazebo leave it: a mesh's coordinates are its link's.
   const char* dae = R"(<?xml version="1.0"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
   <asset><unit meter="0.01" name="centimeter"/><up_axis>Y_UP</up_axis></asset>
@@ -232,13 +233,8 @@ TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in me
   REQUIRE(mesh);
   CHECK(mesh->triangles.size() == 3);  // the quad's fan of two, and the triangle
   CHECK(mesh->vertices.size() == 5);
-  // By hand: turned 90° about z, (x, y, z) → (−y, x, z); moved 100 cm along x; in metres; Y up
-  // turned to z up (+90° about x: (x, y, z) → (x, −z, y)).
-  const auto expected = [](double x, double y, double z) {
-    const Vector3d node(100 - y, x, z);
-    const Vector3d m = 0.01 * node;
-    return Vector3d(m.x(), -m.z(), m.y());
-  };
+  // By hand: turned 90° about z, (x, y, z) → (−y, x, z); moved 100 cm along x; in metres.
+  const auto expected = [](double x, double y, double z) { return Vector3d(0.01 * (100 - y), 0.01 * x, 0.01 * z); };
   for (const Vector3d& p : {expected(0, 0, 0), expected(10, 0, 0), expected(10, 10, 0), expected(0, 10, 0), expected(0, 0, 20)}) {
     CAPTURE(p.transpose());
     CHECK(has_point(mesh->vertices, p, 1e-12));
