@@ -54,6 +54,16 @@ std::optional<Eigen::Vector3d> three_numbers(const char* text) {
   return v;
 }
 
+// urdfdom keeps colours as floats: the double the file's text means (0.961, not 0.96100002…),
+// by the float's shortest text.
+double as_written(float x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  double value = x;
+  std::from_chars(text, end, value);
+  return value;
+}
+
 // urdfdom's pose, with the roll-pitch-yaw numbers as written (see Origin).
 Origin origin_of(const ::urdf::Pose& pose, const TiXmlElement* element, const TiXmlElement* owner) {
   Origin o;
@@ -298,7 +308,8 @@ class Reader {
         // A material with a texture and no <color> keeps urdfdom's default black: no colour.
         const ::urdf::Color& c = visual->material->color;
         const bool default_black = c.r == 0.0f && c.g == 0.0f && c.b == 0.0f && c.a == 1.0f;
-        if (!(default_black && !visual->material->texture_filename.empty())) v.rgba = Eigen::Vector4d(c.r, c.g, c.b, c.a);
+        if (!(default_black && !visual->material->texture_filename.empty()))
+          v.rgba = Eigen::Vector4d(as_written(c.r), as_written(c.g), as_written(c.b), as_written(c.a));
       }
       l.visuals.push_back(std::move(v));
     }
