@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,10 +121,13 @@ std::string visuals_json(hid_t file, const std::string& body) {
   const std::string group = "visuals/" + body + "/";
   const auto shapes = read_table(file, group + "shapes", kVisualColumns, kMaxRows);
   if (!shapes || shapes->empty()) return "null";
+  const auto every_row = [](std::size_t n) {
+    std::vector<std::size_t> rows(n);
+    std::iota(rows.begin(), rows.end(), std::size_t{0});
+    return rows;
+  };
   const std::size_t rows = shapes->size() / kVisualColumns;
-  std::vector<std::size_t> all(rows);
-  for (std::size_t k = 0; k < rows; ++k) all[k] = k;
-  std::string out = "{\"shapes\":" + rows_json(*shapes, kVisualColumns, all, 6) + ",\"meshes\":{";
+  std::string out = "{\"shapes\":" + rows_json(*shapes, kVisualColumns, every_row(rows), 6) + ",\"meshes\":{";
   bool first = true;
   for (std::size_t k = 0; k < rows; ++k) {
     if ((*shapes)[k * kVisualColumns] != static_cast<double>(model::VisualSpec::Kind::mesh)) continue;
@@ -136,11 +140,8 @@ std::string visuals_json(hid_t file, const std::string& body) {
       return i >= 0 && i < static_cast<double>(n) && i == std::floor(i);
     });
     if (!in_range) continue;  // not sim's: drawn as nothing rather than as garbage
-    std::vector<std::size_t> vertex_rows(n), triangle_rows(triangles->size() / 3);
-    for (std::size_t i = 0; i < vertex_rows.size(); ++i) vertex_rows[i] = i;
-    for (std::size_t i = 0; i < triangle_rows.size(); ++i) triangle_rows[i] = i;
-    out.append(first ? "" : ",").append("\"" + std::to_string(k) + "\":{\"vertices\":" + rows_json(*vertices, 3, vertex_rows, 5) +
-                                        ",\"triangles\":" + rows_json(*triangles, 3, triangle_rows, 0) + "}");
+    out.append(first ? "" : ",").append("\"" + std::to_string(k) + "\":{\"vertices\":" + rows_json(*vertices, 3, every_row(n), 5) +
+                                        ",\"triangles\":" + rows_json(*triangles, 3, every_row(triangles->size() / 3), 0) + "}");
     first = false;
   }
   return out + "}}";

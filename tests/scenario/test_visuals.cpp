@@ -79,7 +79,7 @@ bool has_point(const std::vector<Vector3d>& points, const Vector3d& p, double to
 TEST_CASE("visuals: each solid of a body's visual list is read into its frame in the body frame") {
   const scenario::Scenario s = scenario::load_scenario_text(
       one_body("[{box: {size: [0.3, 0.2, 0.1]}, origin: {xyz: [0.1, 0.2, 0.3], rpy: [0.1, -0.2, 0.3]}, color: [1, 0.5, 0]},"
-               " {cylinder: {radius: 0.05, length: 0.4}}, {cylinder: {radius: 0.05, length: 0.4, axis: y}},"
+               " {cylinder: {radius: 0.05, length: 0.4}}, {cylinder: {radius: 0.05, length: 0.4, axis: y}, origin: {rpy: [0.4, 0, 0]}},"
                " {sphere: {radius: 0.07}, color: [0, 0, 1, 0.5]}]"),
       "visuals.yaml");
   const std::vector<VisualSpec>& v = s.bodies.at(0).visuals;
@@ -93,7 +93,7 @@ TEST_CASE("visuals: each solid of a body's visual list is read into its frame in
   CHECK(v[1].kind == VisualSpec::Kind::cylinder);
   CHECK(v[1].size.isApprox(Vector3d(0.05, 0.4, 0.0)));
   CHECK((v[1].R_BV * Vector3d::UnitZ() - Vector3d::UnitX()).norm() < 1e-15);
-  CHECK((v[2].R_BV * Vector3d::UnitZ() - Vector3d::UnitY()).norm() < 1e-15);
+  CHECK((v[2].R_BV * Vector3d::UnitZ() - rpy_rotation(Vector3d(0.4, 0, 0)) * Vector3d::UnitY()).norm() < 1e-15);  // y, turned by the origin
   CHECK(v[1].R_BV.determinant() == doctest::Approx(1.0));
   CHECK(v[2].R_BV.determinant() == doctest::Approx(1.0));
   CHECK(v[1].rgba[0] < 0);  // no colour: the body's
@@ -108,7 +108,9 @@ TEST_CASE("visuals: each solid of a body's visual list is read into its frame in
 
 TEST_CASE("visuals: the BlueROV2 outline lies within the vehicle's 457 x 338 x 254 mm, moved by its origin") {
   const scenario::Scenario s = scenario::load_scenario_text(
-      one_body("[{outline: bluerov2}, {outline: bluerov2, origin: {xyz: [1, 0, 0]}, color: [1, 0, 0]}]"), "outline.yaml");
+      one_body("[{outline: bluerov2}, {outline: bluerov2, origin: {xyz: [1, 0, 0], rpy: [0.3, 0.2, 1.5]}, color: [1, 0, 0]}]"),
+      "outline.yaml");
+  const Matrix3d R = rpy_rotation(Vector3d(0.3, 0.2, 1.5));
   const std::vector<VisualSpec>& v = s.bodies.at(0).visuals;
   REQUIRE(v.size() % 2 == 0);
   const std::size_t n = v.size() / 2;
@@ -122,7 +124,9 @@ TEST_CASE("visuals: the BlueROV2 outline lies within the vehicle's 457 x 338 x 2
     if (v[k].kind == VisualSpec::Kind::sphere) extent_V = Vector3d::Constant(v[k].size[0]);
     const Vector3d reach = v[k].R_BV.cwiseAbs() * extent_V;
     CHECK(((v[k].p_BV_B.cwiseAbs() + reach).array() <= half.array() + 1e-9).all());
-    CHECK(v[n + k].p_BV_B.isApprox(v[k].p_BV_B + Vector3d::UnitX()));
+    // The second, placed by its origin: every piece's frame carried by it.
+    CHECK((v[n + k].p_BV_B - (Vector3d::UnitX() + R * v[k].p_BV_B)).norm() < 1e-12);
+    CHECK((v[n + k].R_BV - R * v[k].R_BV).norm() < 1e-12);
     CHECK(v[n + k].rgba.isApprox(Eigen::Vector4d(1, 0, 0, 1)));
   }
 }
