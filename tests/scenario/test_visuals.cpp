@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "scenario/load_scenario.h"
@@ -200,8 +201,9 @@ TEST_CASE("visuals: binary and ASCII STL files give the same cube") {
 
 TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in metres, its up axis not applied") {
   // A unit square quad (a <polylist> of one 4-gon) and a triangle, in centimetres, Y up,
-  // instanced by a node moved 100 cm along x and turned 90° about its z. The up axis is left
-  // alone, as RViz and Gazebo leave it: a mesh's coordinates are its link's.
+  // instanced by a node moved 100 cm along x and turned 90° about its z, and again through a
+  // library node placed by a row-major <matrix> (turned 90° about z, moved by (2, 0, 0.5) cm).
+  // The up axis is left alone, as RViz and Gazebo leave it: a mesh's coordinates are its link's.
   const char* dae = R"(<?xml version="1.0"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
   <asset><unit meter="0.01" name="centimeter"/><up_axis>Y_UP</up_axis></asset>
@@ -223,9 +225,13 @@ TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in me
       </mesh>
     </geometry>
   </library_geometries>
+  <library_nodes>
+    <node id="b"><matrix>0 -1 0 2  1 0 0 0  0 0 1 0.5  0 0 0 1</matrix><instance_geometry url="#g"/></node>
+  </library_nodes>
   <library_visual_scenes>
     <visual_scene id="s">
       <node id="a"><translate>100 0 0</translate><rotate>0 0 1 90</rotate><instance_geometry url="#g"/></node>
+      <node id="c"><instance_node url="#b"/></node>
     </visual_scene>
   </library_visual_scenes>
   <scene><instance_visual_scene url="#s"/></scene>
@@ -235,28 +241,31 @@ TEST_CASE("visuals: a Collada document's polygons are placed by its scene, in me
   const auto mesh = scenario::read_collada("square.dae", dae, problems);
   REQUIRE(problems.empty());
   REQUIRE(mesh);
-  CHECK(mesh->triangles.size() == 3);  // the quad's fan of two, and the triangle
-  CHECK(mesh->vertices.size() == 5);
-  // By hand: turned 90° about z, (x, y, z) → (−y, x, z); moved 100 cm along x; in metres.
-  const auto expected = [](double x, double y, double z) { return Vector3d(0.01 * (100 - y), 0.01 * x, 0.01 * z); };
-  for (const Vector3d& p : {expected(0, 0, 0), expected(10, 0, 0), expected(10, 10, 0), expected(0, 10, 0), expected(0, 0, 20)}) {
-    CAPTURE(p.transpose());
-    CHECK(has_point(mesh->vertices, p, 1e-12));
-  }
+  CHECK(mesh->triangles.size() == 6);  // per instance: the quad's fan of two, and the triangle
+  CHECK(mesh->vertices.size() == 10);
+  // By hand: turned 90° about z, (x, y, z) → (−y, x, z); moved 100 cm along x, or by the
+  // matrix's (2, 0, 0.5) cm; in metres.
+  const auto first = [](double x, double y, double z) { return Vector3d(0.01 * (100 - y), 0.01 * x, 0.01 * z); };
+  const auto second = [](double x, double y, double z) { return Vector3d(0.01 * (2 - y), 0.01 * x, 0.01 * (z + 0.5)); };
+  for (const auto& place : {std::function<Vector3d(double, double, double)>(first), std::function<Vector3d(double, double, double)>(second)})
+    for (const Vector3d& p : {place(0, 0, 0), place(10, 0, 0), place(10, 10, 0), place(0, 10, 0), place(0, 0, 20)}) {
+      CAPTURE(p.transpose());
+      CHECK(has_point(mesh->vertices, p, 1e-12));
+    }
   // Through a scenario's `visual` key: the same vertices, scaled.
   write_temp("meshes/square.dae", dae);
   const scenario::Scenario s =
       scenario::load_scenario(write_temp("dae.yaml", one_body("[{mesh: {file: meshes/square.dae, scale: 2}}]")));
   const VisualSpec& v = s.bodies.at(0).visuals.at(0);
-  REQUIRE(v.vertices.size() == 5);
-  for (std::size_t i = 0; i < 5; ++i) CHECK((v.vertices[i] - 2.0 * mesh->vertices[i]).norm() < 1e-15);
+  REQUIRE(v.vertices.size() == 10);
+  for (std::size_t i = 0; i < 10; ++i) CHECK((v.vertices[i] - 2.0 * mesh->vertices[i]).norm() < 1e-15);
   CHECK(v.triangles == mesh->triangles);
   // An error at its line and column: a reference to nothing.
   std::string broken = dae;
   broken.replace(broken.find("url=\"#g\""), 8, "url=\"#h\"");
   CHECK_FALSE(scenario::read_collada("broken.dae", broken, problems));
   REQUIRE(problems.size() == 1);
-  CHECK(scenario::format(problems.front()) == "broken.dae:24:75: error: no element with id 'h'");
+  CHECK(scenario::format(problems.front()) == "broken.dae:23:72: error: no element with id 'h'");
 }
 
 TEST_CASE("visuals: decimation keeps a fine sphere within its triangle budget and on its surface") {
