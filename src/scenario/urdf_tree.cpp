@@ -54,6 +54,16 @@ std::optional<Eigen::Vector3d> three_numbers(const char* text) {
   return v;
 }
 
+// urdfdom keeps colours as floats: the double the file's text means (0.961, not 0.96100002…),
+// by the float's shortest text.
+double as_written(float x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  double value = x;
+  std::from_chars(text, end, value);
+  return value;
+}
+
 // urdfdom's pose, with the roll-pitch-yaw numbers as written (see Origin).
 Origin origin_of(const ::urdf::Pose& pose, const TiXmlElement* element, const TiXmlElement* owner) {
   Origin o;
@@ -119,61 +129,6 @@ constexpr int kMaxElementDepth = 64;
 constexpr std::size_t kMaxUrdfBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxUrdfLinks = 1000;
 
-// The first element nested deeper than kMaxElementDepth, found by a scan of the tags (comments,
-// processing instructions, CDATA and declarations skipped, quoted '>' inside tags ignored);
-// nullopt if there is none.
-std::optional<Position> too_deep(const std::string& text) {
-  int depth = 0, line = 1, column = 1;
-  auto advance = [&](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-  };
-  std::size_t i = 0;
-  while ((i = text.find('<', i)) != std::string::npos) {
-    std::size_t here = i;
-    auto skip_to = [&](const char* end) {
-      const std::size_t e = text.find(end, i);
-      return e == std::string::npos ? text.size() : e + std::string(end).size();
-    };
-    std::size_t next;
-    if (text.compare(i, 4, "<!--") == 0) {
-      next = skip_to("-->");
-    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
-      next = skip_to("]]>");
-    } else if (text.compare(i, 2, "<?") == 0) {
-      next = skip_to("?>");
-    } else if (text.compare(i, 2, "<!") == 0) {
-      next = skip_to(">");
-    } else {
-      // A tag: its end is the first '>' outside quotes.
-      char quote = 0;
-      next = i + 1;
-      while (next < text.size() && (quote || text[next] != '>')) {
-        if (quote && text[next] == quote) quote = 0;
-        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
-        ++next;
-      }
-      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
-      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
-      if (closing) {
-        --depth;
-      } else if (!empty && ++depth > kMaxElementDepth) {
-        advance(0, here);
-        return Position{line, column};
-      }
-      next = std::min(next + 1, text.size());
-    }
-    i = next;
-  }
-  return std::nullopt;
-}
-
 class Reader {
  public:
   Reader(const std::string& file, std::vector<Diagnostic>& out) : file_(file), out_(out) {}
@@ -184,7 +139,7 @@ class Reader {
                              " MiB; a robot takes a few hundred kB");
       return std::nullopt;
     }
-    if (const auto deep = too_deep(text)) {
+    if (const auto deep = too_deep_xml(text, kMaxElementDepth)) {
       report(*deep, "elements nested more than " + std::to_string(kMaxElementDepth) +
                         " deep; a URDF robot needs about five levels");
       return std::nullopt;
@@ -314,7 +269,50 @@ class Reader {
       // A zero mass is a frame, as a link without <inertial>.
       if (i.mass != 0.0) l.inertial = i;
     }
+    read_visuals(*link, element, l);
     tree.links.push_back(std::move(l));
+  }
+
+  // The link's <visual> elements, in file order, as urdfdom read them (named materials
+  // resolved); a geometry urdfdom does not know is left out.
+  void read_visuals(const ::urdf::Link& link, const TiXmlElement* element, Link& l) {
+    const TiXmlElement* xml = child(element, "visual");
+    for (const auto& visual : link.visual_array) {
+      const TiXmlElement* here = xml;
+      if (xml != nullptr) xml = xml->NextSiblingElement("visual");
+      if (!visual || !visual->geometry) continue;
+      Visual v;
+      v.at = position_of(here ? here : element);
+      v.origin = origin_of(visual->origin, child(here, "origin"), here ? here : element);
+      const ::urdf::Geometry& g = *visual->geometry;
+      if (g.type == ::urdf::Geometry::BOX) {
+        const auto& box = static_cast<const ::urdf::Box&>(g);
+        v.size = Eigen::Vector3d(box.dim.x, box.dim.y, box.dim.z);
+      } else if (g.type == ::urdf::Geometry::CYLINDER) {
+        const auto& cylinder = static_cast<const ::urdf::Cylinder&>(g);
+        v.kind = Visual::Kind::cylinder;
+        v.size = Eigen::Vector3d(cylinder.radius, cylinder.length, 0.0);
+      } else if (g.type == ::urdf::Geometry::SPHERE) {
+        v.kind = Visual::Kind::sphere;
+        v.size = Eigen::Vector3d(static_cast<const ::urdf::Sphere&>(g).radius, 0.0, 0.0);
+      } else if (g.type == ::urdf::Geometry::MESH) {
+        const auto& mesh = static_cast<const ::urdf::Mesh&>(g);
+        v.kind = Visual::Kind::mesh;
+        v.mesh = mesh.filename;
+        v.scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+        v.mesh_at = at(child(child(here, "geometry"), "mesh"), "filename");
+      } else {
+        continue;
+      }
+      if (visual->material) {
+        // A material with a texture and no <color> keeps urdfdom's default black: no colour.
+        const ::urdf::Color& c = visual->material->color;
+        const bool default_black = c.r == 0.0f && c.g == 0.0f && c.b == 0.0f && c.a == 1.0f;
+        if (!(default_black && !visual->material->texture_filename.empty()))
+          v.rgba = Eigen::Vector4d(as_written(c.r), as_written(c.g), as_written(c.b), as_written(c.a));
+      }
+      l.visuals.push_back(std::move(v));
+    }
   }
 
   void read_joint(const ::urdf::ModelInterface& model, const std::string& name,
@@ -382,6 +380,58 @@ class Reader {
 };
 
 }  // namespace
+
+std::optional<Position> too_deep_xml(const std::string& text, int max_depth) {
+  int depth = 0, line = 1, column = 1;
+  auto advance = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+  };
+  std::size_t i = 0;
+  while ((i = text.find('<', i)) != std::string::npos) {
+    std::size_t here = i;
+    auto skip_to = [&](const char* end) {
+      const std::size_t e = text.find(end, i);
+      return e == std::string::npos ? text.size() : e + std::string(end).size();
+    };
+    std::size_t next;
+    if (text.compare(i, 4, "<!--") == 0) {
+      next = skip_to("-->");
+    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
+      next = skip_to("]]>");
+    } else if (text.compare(i, 2, "<?") == 0) {
+      next = skip_to("?>");
+    } else if (text.compare(i, 2, "<!") == 0) {
+      next = skip_to(">");
+    } else {
+      // A tag: its end is the first '>' outside quotes.
+      char quote = 0;
+      next = i + 1;
+      while (next < text.size() && (quote || text[next] != '>')) {
+        if (quote && text[next] == quote) quote = 0;
+        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
+        ++next;
+      }
+      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
+      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
+      if (closing) {
+        --depth;
+      } else if (!empty && ++depth > max_depth) {
+        advance(0, here);
+        return Position{line, column};
+      }
+      next = std::min(next + 1, text.size());
+    }
+    i = next;
+  }
+  return std::nullopt;
+}
 
 std::optional<Tree> read_tree(const std::string& file, const std::string& text,
                               std::vector<Diagnostic>& out) {

@@ -36,9 +36,22 @@ struct Inertial {
   Position mass_at, inertia_at;
 };
 
+// A <visual>: what a link looks like (drawn by sim replay, never part of the model).
+struct Visual {
+  enum class Kind { box, cylinder, sphere, mesh };
+  Kind kind = Kind::box;
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();   // box: edges; cylinder: radius, length (along z); sphere: radius
+  std::string mesh;                                 // mesh: the filename as written
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();  // mesh
+  std::optional<Eigen::Vector4d> rgba;              // its material's colour, if it has one
+  Origin origin;                                    // the solid's frame in the link's
+  Position at, mesh_at;                             // the <visual>; the filename attribute
+};
+
 struct Link {
   std::string name;
   std::optional<Inertial> inertial;  // none: a frame with no mass
+  std::vector<Visual> visuals;
   Position at;                       // its name attribute
 };
 
@@ -67,6 +80,11 @@ struct Tree {
   std::vector<Joint> joints; // in file order
   Position robot_at;         // the <robot> element
 };
+
+// The first element of an XML text nested deeper than `max_depth`, found by a scan of the tags
+// (comments, processing instructions, CDATA and declarations skipped, quoted '>' inside tags
+// ignored), before a recursive parser sees it; nullopt if there is none.
+std::optional<Position> too_deep_xml(const std::string& text, int max_depth);
 
 // Reads the URDF text of `file`. Every problem is appended to `out` (file:line:column; the
 // line and column of the element urdfdom names, where it names one); nullopt if there was any.
