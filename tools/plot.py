@@ -26,10 +26,12 @@ to the file); --png DIR also writes each page as DIR/<key with / as _>.png; --li
 the pages and their panels without writing anything.
 
 tools/plot.py --compare RUN.h5 [RUN.h5 ...] --body NAME -o FIGURE.png [--labels A B ...]
-overlays several runs of one body in one figure, as paper 000's Figs. 13 and 16 compare
-trials: its horizontal path (north against east, to scale), horizontal speed ‖(ṅ, ė)‖,
-heading ψ (unwrapped, degrees) and yaw rate r (deg/s). Each run is labelled by --labels,
-else by its `--set` overrides (root attribute `overrides`), else by its file name.
+overlays several runs of one body, as paper 000's Figs. 13 and 16 compare trials, on three
+pages: its horizontal path (north against east, to scale), horizontal speed ‖(ṅ, ė)‖, heading
+ψ (unwrapped, degrees) and yaw rate r (deg/s) in FIGURE.png; roll, pitch and heading (degrees)
+in FIGURE_attitude.png; depth (drawn downwards) in FIGURE_depth.png. With -o FIGURE.pdf the
+three pages are one PDF. Each run is labelled by --labels, else by its `--set` overrides (root
+attribute `overrides`), else by its file name.
 Exit codes: 0 ok, 1 nothing to plot, 2 missing file / not a result file / unknown body.
 Needs Debian's python3-h5py, python3-numpy, python3-matplotlib and python3-yaml.
 """
@@ -50,8 +52,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
-from plot_pages import (Page, body_pages, connector_page, controller_page, input_page,  # noqa: E402
-                        joint_pages, leaf_page, text_attr)
+from plot_pages import (Page, Run, body_pages, compare_pages, connector_page, controller_page,  # noqa: E402
+                        input_page, joint_pages, leaf_page, text_attr)
 
 try:
     import yaml
@@ -192,57 +194,59 @@ def report(path, output=None, only=None, bodies=None, png_dir=None, listing=Fals
         return [p.key for p in pages]
 
 
-def rotation_from_quaternions(q):
-    """R_WB (n x 3 x 3) from unit quaternions [w, x, y, z] (n x 4), body → NED."""
-    w, x, y, z = q.T
-    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
-                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
-                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+def read_run(path, body, label):
+    """One run of --compare: the body's series (plot_pages.Run)."""
+    if not os.path.isfile(path):
+        raise ResultError(f"no such file: {path}")
+    try:
+        f = h5py.File(path, "r")
+    except OSError as exc:
+        raise ResultError(f"cannot open {path} as HDF5: {exc}") from None
+    with f:
+        group = f.get(f"bodies/{body}")
+        if not isinstance(f.get("time"), h5py.Dataset) or not isinstance(group, h5py.Group):
+            raise ResultError(f"{path} has no /time or no body '{body}'")
+        series = {}
+        for name, width in (("position", 3), ("velocity", 6), ("quaternion", 4), ("euler", 3)):
+            ds = group.get(name)
+            if not isinstance(ds, h5py.Dataset) or ds.ndim != 2 or ds.shape[1] != width:
+                raise ResultError(f"{path}: body '{body}' has no {name} dataset of {width} columns")
+            series[name] = np.asarray(ds[()], dtype=float)
+        label = label or (text_attr(f, "overrides").replace("\n", " ") or os.path.splitext(os.path.basename(path))[0])
+        return Run(label, np.asarray(f["time"][()], dtype=float), **series)
+
+
+def compare_figures(out, count):
+    """Where --compare's pages go: a PDF gets all of them; another name (a PNG) the first, and
+    the others beside it as <stem>_attitude<ext> and <stem>_depth<ext>."""
+    stem, ext = os.path.splitext(out)
+    if ext.lower() == ".pdf":
+        return [out]
+    return [out] + [f"{stem}_{kind}{ext}" for kind in ("attitude", "depth")][:count - 1]
 
 
 def compare_runs(paths, body, out, labels=None):
-    """Overlay one body's horizontal motion over several runs (see the module docstring)."""
+    """Overlay one body of several runs (see the module docstring); return the files written."""
     if labels and len(labels) != len(paths):
         raise ResultError(f"{len(labels)} labels for {len(paths)} runs")
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-    (ax_path, ax_speed), (ax_yaw, ax_rate) = axes
-    for i, path in enumerate(paths):
-        if not os.path.isfile(path):
-            raise ResultError(f"no such file: {path}")
-        try:
-            f = h5py.File(path, "r")
-        except OSError as exc:
-            raise ResultError(f"cannot open {path} as HDF5: {exc}") from None
-        with f:
-            group = f.get(f"bodies/{body}")
-            if not isinstance(f.get("time"), h5py.Dataset) or not isinstance(group, h5py.Group):
-                raise ResultError(f"{path} has no /time or no body '{body}'")
-            t = np.asarray(f["time"][()], dtype=float)
-            pos = np.asarray(group["position"][()], dtype=float)
-            nu = np.asarray(group["velocity"][()], dtype=float)
-            R = rotation_from_quaternions(np.asarray(group["quaternion"][()], dtype=float))
-            v_W = np.einsum("nij,nj->ni", R, nu[:, :3])
-            yaw = np.unwrap(np.asarray(group["euler"][()], dtype=float)[:, 2])
-            label = labels[i] if labels else (text_attr(f, "overrides").replace("\n", " ") or
-                                              os.path.splitext(os.path.basename(path))[0])
-        ax_path.plot(pos[:, 1], pos[:, 0], label=label)
-        ax_speed.plot(t, np.hypot(v_W[:, 0], v_W[:, 1]), label=label)
-        ax_yaw.plot(t, np.degrees(yaw), label=label)
-        ax_rate.plot(t, np.degrees(nu[:, 5]), label=label)
-    ax_path.set(xlabel="east [m]", ylabel="north [m]", title="horizontal path")
-    ax_path.set_aspect("equal", adjustable="datalim")
-    ax_speed.set(xlabel="time [s]", ylabel="[m/s]", title="horizontal speed")
-    ax_yaw.set(xlabel="time [s]", ylabel="[deg]", title="heading ψ")
-    ax_rate.set(xlabel="time [s]", ylabel="[deg/s]", title="yaw rate r")
-    for ax in axes.flat:
-        ax.grid(True, alpha=0.4)
-    ax_path.legend(fontsize="x-small")
-    fig.suptitle(f"{body}: {len(paths)} runs")
-    fig.tight_layout()
+    runs = [read_run(path, body, labels[i] if labels else None) for i, path in enumerate(paths)]
+    pages = compare_pages(runs, body)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    fig.savefig(out, dpi=90)
-    plt.close(fig)
-    return [out]
+    figures = compare_figures(out, len(pages))
+    pdf = PdfPages(out + ".partial") if len(figures) == 1 else None  # whole or not at all
+    for k, page in enumerate(pages):
+        fig = plt.figure(figsize=(11, 8), layout="constrained")
+        page.draw(fig)
+        fig.suptitle(page.title)
+        if pdf:
+            pdf.savefig(fig)
+        else:
+            fig.savefig(figures[k], dpi=90)
+        plt.close(fig)
+    if pdf:
+        pdf.close()
+        os.replace(out + ".partial", out)
+    return figures
 
 
 def write_synthetic(path, n=500):
@@ -315,6 +319,31 @@ def drawn(path, key):
         return fig, page.draw(fig)
 
 
+def check_compare_pages(path, check):
+    """--compare's attitude and depth pages draw each run's roll, pitch, heading and depth."""
+    with h5py.File(path, "r") as f:
+        euler = np.degrees(f["bodies/auv/euler"][()])
+        down = f["bodies/auv/position"][()][:, 2]
+    runs = [read_run(path, "auv", name) for name in ("a", "b")]
+    pages = {p.key: p for p in compare_pages(runs, "auv")}
+    check(list(pages) == ["compare/horizontal", "compare/attitude", "compare/depth"], f"compare pages: {list(pages)}")
+    fig = plt.figure()
+    axes = pages["compare/attitude"].draw(fig)
+    check([ax.get_ylabel() for ax in axes] == ["roll φ [deg]", "pitch θ [deg]", "heading ψ [deg]"],
+          f"attitude panels: {[ax.get_ylabel() for ax in axes]}")
+    for ax, expected in zip(axes, (euler[:, 0], euler[:, 1], np.degrees(np.unwrap(np.radians(euler[:, 2]))))):
+        lines = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
+        check(set(lines) == {"a", "b"} and all(np.allclose(y, expected) for y in lines.values()),
+              f"{ax.get_ylabel()}: each run's angle")
+    check(np.ptp(axes[2].get_lines()[0].get_ydata()) > 360, "heading is unwrapped (the helix turns more than once)")
+    plt.close(fig)
+    fig = plt.figure()
+    (ax,) = pages["compare/depth"].draw(fig)
+    check(ax.yaxis_inverted() and ax.get_ylabel() == "depth (down) [m]", "depth is drawn downwards")
+    check(all(np.allclose(line.get_ydata(), down) for line in ax.get_lines()) and len(ax.get_lines()) == 2, "each run's depth")
+    plt.close(fig)
+
+
 def selftest():
     """Report on a synthetic file and check pages, panels and the error paths; return an exit code."""
     failures = []
@@ -362,7 +391,14 @@ def selftest():
             for name in ("auv",):
                 f.create_dataset(f"bodies/{name}/quaternion", data=np.tile([1.0, 0, 0, 0], (500, 1)))
         figure = os.path.join(tmp, "cmp", "compare.png")
-        check(compare_runs([other, other], "auv", figure, ["a", "b"]) == [figure] and os.path.getsize(figure) > 0, "--compare")
+        figures = [figure] + [os.path.join(tmp, "cmp", f"compare_{k}.png") for k in ("attitude", "depth")]
+        check(compare_runs([other, other], "auv", figure, ["a", "b"]) == figures and
+              all(os.path.getsize(p) > 0 for p in figures), "--compare writes the path, attitude and depth figures")
+        booklet = os.path.join(tmp, "cmp", "compare.pdf")
+        check(compare_runs([other, other], "auv", booklet) == [booklet], "--compare -o X.pdf: one file")
+        with open(booklet, "rb") as stream:
+            check(len(re.findall(rb"/Type\s*/Page\b", stream.read())) == 3, "--compare's PDF has three pages")
+        check_compare_pages(other, check)
         h5py.File(os.path.join(tmp, "empty.h5"), "w").close()
         with contextlib.redirect_stderr(io.StringIO()):  # the expected error messages
             for argv in ([os.path.join(tmp, "missing.h5")], [os.path.join(tmp, "empty.h5")], [path, "--body", "x"],
@@ -392,7 +428,8 @@ def main(argv=None):
         if args.compare:
             if not args.body or len(args.body) != 1 or not args.output:
                 parser.error("--compare needs one --body and -o FIGURE.png")
-            print(compare_runs(args.compare, args.body[0], args.output, args.labels)[0])
+            for figure in compare_runs(args.compare, args.body[0], args.output, args.labels):
+                print(figure)
             return 0
         if not args.result:
             parser.error("the RESULT file is required")

@@ -307,3 +307,76 @@ def controller_page(f, name, t, spec):
         return line_panels(fig, t, panels, depth_down=("depth (down)",))
     target = spec.get("joint") or spec.get("body") or spec.get("end_effector") or spec.get("input") or ""
     return Page(f"controller/{name}", f"controller {name} ({kind}{', ' + str(target) if target else ''})", draw)
+
+
+# ---- --compare: one body of several runs ------------------------------------------------------
+
+@dataclass
+class Run:
+    label: str
+    t: np.ndarray
+    position: np.ndarray     # n x 3, NED, m
+    velocity: np.ndarray     # n x 6, [u v w p q r] body frame
+    quaternion: np.ndarray   # n x 4, [w x y z] body → NED
+    euler: np.ndarray        # n x 3, roll pitch yaw (ZYX), rad
+
+
+def rotation_from_quaternions(q):
+    """R_WB (n x 3 x 3) from unit quaternions [w, x, y, z] (n x 4), body → NED."""
+    w, x, y, z = q.T
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def compare_pages(runs, body):
+    """The pages of --compare, each run one line in every panel:
+      compare/horizontal   path (north against east, to scale), horizontal speed ‖(ṅ, ė)‖,
+                           heading ψ (unwrapped) and yaw rate r
+      compare/attitude     roll φ, pitch θ and heading ψ (unwrapped), degrees
+      compare/depth        depth, drawn downwards"""
+    def horizontal(fig):
+        axes = fig.subplots(2, 2)
+        (ax_path, ax_speed), (ax_yaw, ax_rate) = axes
+        for run in runs:
+            v_W = np.einsum("nij,nj->ni", rotation_from_quaternions(run.quaternion), run.velocity[:, :3])
+            ax_path.plot(run.position[:, 1], run.position[:, 0], label=run.label)
+            ax_speed.plot(run.t, np.hypot(v_W[:, 0], v_W[:, 1]), label=run.label)
+            ax_yaw.plot(run.t, np.degrees(np.unwrap(run.euler[:, 2])), label=run.label)
+            ax_rate.plot(run.t, np.degrees(run.velocity[:, 5]), label=run.label)
+        ax_path.set(xlabel="east [m]", ylabel="north [m]", title="horizontal path")
+        ax_path.set_aspect("equal", adjustable="datalim")
+        ax_speed.set(xlabel="time [s]", ylabel="[m/s]", title="horizontal speed")
+        ax_yaw.set(xlabel="time [s]", ylabel="[deg]", title="heading ψ")
+        ax_rate.set(xlabel="time [s]", ylabel="[deg/s]", title="yaw rate r")
+        for ax in axes.flat:
+            ax.grid(True, alpha=0.4)
+        ax_path.legend(fontsize="x-small")
+        return list(axes.flat)
+
+    def attitude(fig):
+        axes = fig.subplots(3, 1, sharex=True)
+        for run in runs:
+            angles = (run.euler[:, 0], run.euler[:, 1], np.unwrap(run.euler[:, 2]))
+            for ax, angle in zip(axes, angles):
+                ax.plot(run.t, np.degrees(angle), label=run.label)
+        for ax, what in zip(axes, ("roll φ", "pitch θ", "heading ψ")):
+            ax.set_ylabel(label(what, "deg"))
+            finish(ax, legend=ax is axes[0])
+        axes[-1].set_xlabel("time [s]")
+        return list(axes)
+
+    def depth(fig):
+        ax = fig.subplots(1, 1)
+        for run in runs:
+            ax.plot(run.t, run.position[:, 2], label=run.label)
+        ax.set_ylabel(label("depth (down)", "m"))
+        ax.invert_yaxis()  # depth grows downwards
+        ax.set_xlabel("time [s]")
+        finish(ax)
+        return [ax]
+
+    n = len(runs)
+    return [Page("compare/horizontal", f"{body}: horizontal motion, {n} runs", horizontal),
+            Page("compare/attitude", f"{body}: attitude, {n} runs", attitude),
+            Page("compare/depth", f"{body}: depth, {n} runs", depth)]

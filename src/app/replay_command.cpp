@@ -15,17 +15,20 @@
 #include "app/exit_codes.h"
 #include "app/replay_scene.h"
 #include "app/result_file.h"
+#include "app/visual_output.h"
 #include "embedded_replay.h"
 #include "output/output_file.h"
 #include "scenario/load_scenario.h"
+#include "scenario/printable.h"
 #include "scenario/read_file.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::app {
 namespace {
 
+// The message quotes names from the file: printed escaped and bounded (scenario/printable.h).
 int fail(const std::string& path, const std::string& what) {
-  std::fprintf(stderr, "error: %s: %s\n", path.c_str(), what.c_str());
+  std::fprintf(stderr, "error: %s\n", scenario::shown(path + ": " + what, scenario::kMaxMessageCharacters).c_str());
   return 2;
 }
 
@@ -45,6 +48,13 @@ const ResultDataset* series_dataset(const ResultFile& file, const std::string& p
   if (d == nullptr || !file.read_problem(*d).empty() || d->dims.empty() || d->dims.size() > 2 || d->rows() != samples ||
       d->columns() != columns)
     return nullptr;
+  return d;
+}
+
+// The dataset at `path` if it is a readable table of `columns` columns (rows × columns).
+const ResultDataset* table_dataset(const ResultFile& file, const std::string& path, std::uint64_t columns) {
+  const ResultDataset* d = file.find(path);
+  if (d == nullptr || !file.read_problem(*d).empty() || d->dims.size() != 2 || d->dims[1] != columns) return nullptr;
   return d;
 }
 
@@ -106,6 +116,62 @@ std::string solid_json(const ReplaySolid& s) {
   return std::string("{\"kind\":\"") + (s.kind == ReplaySolid::Kind::box ? "box" : "cylinder") + "\",\"size\":" +
          vector_json(s.size) + ",\"center\":" + vector_json(s.center_B) + ",\"quaternion\":[" + number(q[0], 8) + "," +
          number(q[1], 8) + "," + number(q[2], 8) + "," + number(q[3], 8) + "],\"source\":" + json_string(s.source) + "}";
+}
+
+// The solids stored for a body (app/visual_output.h) as {"shapes": [rows], "meshes": {"k":
+// {"vertices", "triangles"}}}, read through the checked reader; "null" when the file has none
+// (an older file, or a body with no `visual`) or when they are refused. They may hold at most
+// `room` numbers (the page's share for visuals not yet taken; `room` is reduced by what they
+// take): beyond, they are refused with a warning, before the meshes are read, and the page
+// draws the body's solid. A mesh row without its datasets, or whose triangles name vertices it
+// does not have, is left out: the page skips it (drawn as nothing rather than as garbage).
+std::string visuals_json(ResultFile& file, const std::string& body, std::uint64_t& room) {
+  const std::string group = std::string(kVisualsGroup) + body + "/";
+  if (file.find(group + "shapes") == nullptr) return "null";
+  const auto refuse = [&](const std::string& why) {
+    spdlog::warn("{}: {}; body '{}' is drawn as its solid", file.path(), why, body);
+    return std::string("null");
+  };
+  const ResultDataset* shapes_set = table_dataset(file, group + "shapes", kVisualColumns);
+  if (shapes_set == nullptr)
+    return refuse(group + "shapes is not a readable table of " + std::to_string(kVisualColumns) + " columns");
+  const auto too_many = [&](std::uint64_t numbers) {
+    return refuse("the visuals stored under " + group + " are " + std::to_string(numbers) + " numbers, more than the " +
+                  std::to_string(room) + " left of the " + std::to_string(kMaxVisualNumbers) + " a page gives visuals");
+  };
+  if (shapes_set->rows() == 0) return "null";
+  if (shapes_set->claimed_values() > room) return too_many(shapes_set->claimed_values());
+  const std::vector<double> shapes = file.read(*shapes_set);
+  const std::size_t rows = shapes.size() / kVisualColumns;
+  struct StoredMesh {
+    std::size_t row;
+    const ResultDataset* vertices;
+    const ResultDataset* triangles;
+  };
+  std::vector<StoredMesh> meshes;
+  std::uint64_t numbers = shapes.size();
+  for (std::size_t k = 0; k < rows; ++k) {
+    if (shapes[k * kVisualColumns] != static_cast<double>(model::VisualSpec::Kind::mesh)) continue;
+    const std::string mesh = group + "mesh" + std::to_string(k) + "/";
+    const ResultDataset* vertices = table_dataset(file, mesh + "vertices", 3);
+    const ResultDataset* triangles = table_dataset(file, mesh + "triangles", 3);
+    if (vertices == nullptr || triangles == nullptr) continue;
+    meshes.push_back({k, vertices, triangles});
+    numbers += vertices->claimed_values() + triangles->claimed_values();  // each at most 3 · kMaxResultRows
+  }
+  if (numbers > room) return too_many(numbers);
+  room -= numbers;
+  std::string out = "{\"shapes\":" + rows_json(shapes, 6) + ",\"meshes\":{";
+  bool first = true;
+  for (const StoredMesh& m : meshes) {
+    const std::vector<double> vertices = file.read(*m.vertices), triangles = file.read(*m.triangles);
+    const auto n = static_cast<double>(vertices.size() / 3);
+    if (!std::all_of(triangles.begin(), triangles.end(), [&](double i) { return i >= 0 && i < n && i == std::floor(i); })) continue;
+    out.append(first ? "" : ",").append("\"" + std::to_string(m.row) + "\":{\"vertices\":" + rows_json(vertices, 5) +
+                                        ",\"triangles\":" + rows_json(triangles, 0) + "}");
+    first = false;
+  }
+  return out + "}}";
 }
 
 std::string replace_once(std::string text, const std::string& marker, const std::string& with) {
@@ -179,6 +245,15 @@ int replay_result(const ReplayOptions& options) {
     thrusts[i] = series_dataset(*file, "/thrusters/" + scene.thrusters[i].name + "/thrust", samples, 1);
     per_frame += thrusts[i] != nullptr ? 1 : 0;
   }
+  // The bodies' visuals, once on the page (at most kMaxVisualNumbers); the frames get the rest.
+  std::vector<std::string> visuals(scene.bodies.size(), "null");
+  std::uint64_t visual_room = kMaxVisualNumbers;
+  try {
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i)
+      if (drawn[i]) visuals[i] = visuals_json(*file, scene.bodies[i].name, visual_room);
+  } catch (const ResultError& e) {
+    return fail(path, e.object() + ": " + e.problem());
+  }
   std::uint64_t decoding = 0;  // chunks are inflated whole, so every value of a dataset read counts
   for (std::size_t i = 0; i < scene.bodies.size(); ++i)
     if (drawn[i]) decoding += positions[i]->claimed_values() + quaternions[i]->claimed_values();
@@ -188,14 +263,18 @@ int replay_result(const ReplayOptions& options) {
                           std::to_string(samples) + " samples are " + std::to_string(decoding) + " values, more than the " +
                           std::to_string(file->decoding_budget()) + " sim decodes from this file (as many as it has bytes, at least " +
                           std::to_string(kMinDecodedValues) + ")");
-  const std::uint64_t affordable = kMaxPageNumbers / per_frame;
+  const std::uint64_t frame_room = kMaxPageNumbers - (kMaxVisualNumbers - visual_room);  // what the visuals left
+  const std::uint64_t affordable = frame_room / per_frame;
   if (affordable < 2 && samples > 1)
     return fail(path, std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies: two frames take " +
-                          std::to_string(2 * per_frame) + " numbers, more than the " + std::to_string(kMaxPageNumbers) + " a page holds");
+                          std::to_string(2 * per_frame) + " numbers, more than the " + std::to_string(frame_room) + " of the " +
+                          std::to_string(kMaxPageNumbers) + " a page holds that its visuals leave");
   const auto budget = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(options.frames), affordable));
   if (budget < options.frames && samples > static_cast<std::uint64_t>(budget))
-    spdlog::warn("{}: {} numbers a frame ({} bodies drawn): a page holds at most {} numbers, so {} frames, not the {} asked for (--frames)",
-                 path, per_frame, std::count(drawn.begin(), drawn.end(), true), kMaxPageNumbers, budget, options.frames);
+    spdlog::warn("{}: {} numbers a frame ({} bodies drawn): a page holds at most {} numbers, so {} frames, not the {} asked for "
+                 "(--frames){}",
+                 path, per_frame, std::count(drawn.begin(), drawn.end(), true), kMaxPageNumbers, budget, options.frames,
+                 frame_room < kMaxPageNumbers ? "; the bodies' visuals take " + std::to_string(kMaxPageNumbers - frame_room) : "");
   const std::vector<std::size_t> frames = frame_indices(samples, budget);
   const std::uint64_t stride = frames.size() > 1 ? frames[1] - frames[0] : 1;
   std::vector<double> time;
@@ -211,7 +290,8 @@ int replay_result(const ReplayOptions& options) {
       if (!drawn[i]) continue;
       const ReplayBody& body = scene.bodies[i];
       data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
-                  ",\"solid\":" + solid_json(body.solid) + ",\"position\":" + rows_json(file->read_every(*positions[i], stride), 4) +
+                  ",\"free\":" + (body.free ? "true" : "false") + ",\"solid\":" + solid_json(body.solid) +
+                  ",\"visuals\":" + visuals[i] + ",\"position\":" + rows_json(file->read_every(*positions[i], stride), 4) +
                   ",\"quaternion\":" + rows_json(file->read_every(*quaternions[i], stride), 5) + "}");
     }
   } catch (const ResultError& e) {

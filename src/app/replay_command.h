@@ -12,6 +12,11 @@ namespace uwsim::app {
 // 47 bodies fit; a 10-minute run of uvms_four_arms_manoeuvres.yaml (13 bodies, 8 thrusters:
 // 100 numbers a frame) keeps its 3000.
 inline constexpr std::uint64_t kMaxPageNumbers = 1'000'000;
+// Of them, the bodies' stored visuals (/visuals, app/visual_output.h: 15 numbers a solid, 3 a
+// mesh vertex and a triangle) take at most half, once for the whole page; a body whose visuals
+// do not fit in what is left is drawn as its solid, with a warning. sim run stores at most
+// 10^5 triangles of meshes (scenario/visual_meshes.h), some 4.5·10^5 numbers for closed meshes.
+inline constexpr std::uint64_t kMaxVisualNumbers = kMaxPageNumbers / 2;
 
 struct ReplayOptions {
   std::string input;    // result file (HDF5)
@@ -22,9 +27,10 @@ struct ReplayOptions {
 
 // Writes one HTML file with three.js, the page's script and the run's data inlined, so it opens
 // offline in any browser. Everything it needs comes from the result file: body poses and
-// thrust from the datasets, solids, joints, thrusters and connectors from the resolved
-// scenario in the root attribute `scenario`; where that does not load (an older file), the
-// bodies are drawn as marker boxes and a warning says why. The stored scenario is read as data
+// thrust from the datasets, the bodies' visuals from /visuals (app/visual_output.h), solids,
+// joints, thrusters and connectors from the resolved scenario in the root attribute
+// `scenario`; where that does not load (an older file), the bodies are drawn as marker boxes
+// (or their /visuals) and a warning says why. The stored scenario is read as data
 // (scenario::load_stored_scenario): no file it names is opened. Returns 0, 2 (message on stderr)
 // for an unreadable file, an output that cannot be used (output/output_file.h: the result file
 // itself, a link, a FIFO, locked by a run…) or a sim built without three.js, or 5 when the page

@@ -39,6 +39,7 @@ ReplayScene scene_from_scenario(const std::string& resolved_yaml) {
   for (const dynamics::Body& body : model.bodies) {
     ReplayBody b;
     b.name = body.name;
+    b.free = body.joint.type == dynamics::JointType::free;
     const auto found = std::find_if(spec.bodies.begin(), spec.bodies.end(),
                                     [&](const model::BodySpec& s) { return s.name == body.name; });
     const model::ShapeSpec* shape = found != spec.bodies.end() ? &found->shape : nullptr;

@@ -26,6 +26,7 @@ struct ReplaySolid {
 struct ReplayBody {
   std::string name;   // as in /bodies/<name>/
   ReplaySolid solid;
+  bool free = false;  // a free body (no joint): the page's readout follows the first one
 };
 
 struct ReplayJoint {

@@ -12,6 +12,7 @@
 #include "app/exit_codes.h"
 #include "app/progress.h"
 #include "app/stop_signals.h"
+#include "app/visual_output.h"
 #include "integrate/driver.h"
 #include "model/build_model.h"
 #include "output/hdf5_file.h"
@@ -148,6 +149,7 @@ int run_scenario(const RunOptions& options) {
     file.emplace(target->creating(), file_options);
     write_header(*file, scenario, options);
     recorder.emplace(model, *file);
+    write_visuals(*file, scenario.bodies);  // what sim replay draws, so that it reads this file alone
     file->flush();
     target->publish_partial();
     file->renamed(target->partial());

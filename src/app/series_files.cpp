@@ -7,6 +7,7 @@
 #include <set>
 
 #include "app/result_file.h"
+#include "app/visual_output.h"
 #include "scenario/read_csv.h"
 #include "scenario/read_file.h"
 #include "scenario/yaml_reader.h"
@@ -108,7 +109,7 @@ SeriesFile open_result(const std::string& path) {
     out.status = file.attribute("/", "status", kMaxLabelBytes).value_or("");
     const std::uint64_t rows = file.time().size();
     for (const ResultDataset& d : file.datasets()) {
-      if (d.path == "/time") continue;
+      if (d.path == "/time" || d.path.starts_with(kVisualsGroup)) continue;  // the axis, and the solids a replay draws
       if (const std::string why = add_dataset(out, file, d, rows); !why.empty()) out.unreadable.push_back({d.path.substr(1), why});
     }
   } catch (const ResultError& e) {

@@ -7,7 +7,8 @@
 // `columns` attribute (bodies/rov/position/north, bodies/rov/euler/yaw). Units come from the
 // `units` attribute; "m/s, rad/s" over 6 columns gives the first three m/s and the last rad/s.
 // A dataset that is no series (another row count than /time, no numbers, three dimensions,
-// a name given twice) is listed in `unreadable`, with the reason, for the caller to report.
+// a name given twice) is listed in `unreadable`, with the reason, for the caller to report;
+// the solids under /visuals (app/visual_output.h) are not series and are passed over.
 // Opening a result lists its series; their values are read by load_series, for the series a
 // command needs, at most kMaxSeriesValues of them from one file.
 //

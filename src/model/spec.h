@@ -56,6 +56,30 @@ struct ShapeSpec {
   Vector3 drag_coefficients = Vector3::Ones();      // C_d for flow along x, y, z
 };
 
+// One solid `sim replay` draws for a body (a `visual` item, a URDF link's <visual>, or a piece
+// of a named outline); the model never reads it. Its frame V sits at p_BV_B with axes R_BV in
+// the body frame. The kinds are numbered as the result file stores them (/visuals, README
+// "Output file").
+struct VisualSpec {
+  enum class Kind { box = 1, cylinder = 2, sphere = 3, mesh = 4 };
+  Kind kind = Kind::box;
+  // box: edges along V's x, y, z; cylinder: [radius, length, 0] along V's z; sphere:
+  // [radius, 0, 0]; mesh: zero (its size is its vertices').
+  Vector3 size = Vector3::Zero();
+  Vector3 p_BV_B = Vector3::Zero();
+  Matrix3 R_BV = Matrix3::Identity();
+  Eigen::Vector4d rgba = Eigen::Vector4d::Constant(-1.0);  // 0..1; red < 0: the body's colour
+  // mesh: the file as the scenario names it (absolute, or relative to the scenario's folder),
+  // the scale along V's axes, and where `file` is written (line and column of the loader's
+  // text, for its messages). The triangles, in metres in V after scaling, are read only by a
+  // load of the scenario from its own file (scenario/visual_meshes.h); otherwise empty.
+  std::string mesh_file;
+  Vector3 scale = Vector3::Ones();
+  int line = 0, column = 0;
+  std::vector<Eigen::Vector3d> vertices;
+  std::vector<Eigen::Vector3i> triangles;  // indices into vertices, counter-clockwise seen from outside
+};
+
 struct BodySpec {
   std::string name;
   double mass = 0.0;                                   // kg
@@ -69,6 +93,7 @@ struct BodySpec {
   Vector3 p_BoBcd_B = Vector3::Zero();                 // m, centre of drag: where damping acts
   ShapeSpec shape;                                     // kind none: coefficients as given
   BodyInitialSpec initial;                             // ignored for bodies with a parent joint
+  std::vector<VisualSpec> visuals;                     // drawn by sim replay only
 };
 
 enum class JointType { revolute, prismatic, fixed };

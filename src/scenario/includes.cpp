@@ -179,6 +179,33 @@ std::set<std::string> joint_children(const YAML::Node& part) {
   return children;
 }
 
+// A part's mesh files name paths relative to the part: made absolute (from `folder`, the part's
+// as opened), they read the same from the including file. Paths already absolute (a nested
+// part's, made so when it was included) stay.
+void anchor_mesh_files(const YAML::Node& part, const fs::path& folder) {
+  auto anchor = [&](const YAML::Node& body) {
+    const YAML::Node visuals = child_of(body, "visual");
+    if (!visuals.IsSequence()) return;
+    for (const auto& item : visuals) {
+      YAML::Node file = child_of(child_of(item, "mesh"), "file");
+      if (!file.IsScalar() || file.Scalar().empty() || fs::path(file.Scalar()).is_absolute()) continue;
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(folder / file.Scalar(), ec);
+      if (!ec) file = absolute.lexically_normal().string();  // keeps the node's mark
+    }
+  };
+  const YAML::Node bodies = child_of(part, "bodies");
+  if (bodies.IsSequence())
+    for (const auto& b : bodies) anchor(b);
+  const YAML::Node arms = child_of(part, "manipulators");
+  if (arms.IsSequence())
+    for (const auto& a : arms) {
+      const YAML::Node links = child_of(a, "links");
+      if (links.IsSequence())
+        for (const auto& l : links) anchor(l);
+    }
+}
+
 class Resolver {
  public:
   Resolver(SourceMap& sources, const ShiftedParser& parse, std::vector<Diagnostic>& out)
@@ -310,6 +337,7 @@ class Resolver {
     resolve(part, target, depth + 1);
     chain_.pop_back();
     shown_chain_.pop_back();
+    anchor_mesh_files(part, target.parent_path());
 
     if (set.present() && set.value.IsMap()) {
       // `set` may give free bodies an initial state they do not write: an empty `initial`

@@ -17,6 +17,7 @@
 #include "scenario/overrides.h"
 #include "scenario/printable.h"
 #include "scenario/read_file.h"
+#include "scenario/visual_meshes.h"
 #include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/trim_sections.h"
@@ -363,10 +364,18 @@ Scenario load(const std::string& path, const std::string* given_text,
   for (auto& d : reader.take_diagnostics()) diagnostics.push_back(std::move(d));
   for (auto& d : reader.take_warnings()) diagnostics.push_back(std::move(d));
   if (has_errors(diagnostics)) return scenario;
+  // Mesh files are read only for a scenario loaded from its own file: a text (a scenario stored
+  // in a result file) is data, and no file it names is opened (visual_meshes.h).
+  std::vector<std::string> mesh_files;
+  if (!given_text) {
+    read_visual_meshes(scenario.bodies, path, diagnostics, mesh_files);
+    if (has_errors(diagnostics)) return scenario;
+  }
 
   scenario.source_path = path;
   scenario.input_files = sources.files();
   for (const std::string& file : reader.files_read()) scenario.input_files.push_back(file);
+  for (const std::string& file : mesh_files) scenario.input_files.push_back(file);
   scenario.resolved_yaml = emit_yaml(root);
   return scenario;
 }

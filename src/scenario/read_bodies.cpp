@@ -258,7 +258,7 @@ const std::vector<std::string>& body_keys() {
   static const std::vector<std::string> keys = {
       "name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
       "volume", "added_mass", "linear_damping", "quadratic_damping", "shape", "initial",
-      "derived"};
+      "derived", "visual"};
   return keys;
 }
 
@@ -282,6 +282,7 @@ void read_body_properties(Reader& r, Mapping& m, const Field& item, const Enviro
   if (auto added = read_added_mass(r, m.get("added_mass"))) b.added_mass_B = *added;
   m.read("linear_damping", b.linear_damping, Sign::non_negative, "");
   m.read("quadratic_damping", b.quadratic_damping, Sign::non_negative, "");
+  b.visuals = read_visuals(r, m.get("visual"));
   source.initial = m.get("initial");
   b.initial = read_initial(r, source.initial);
   // `derived` (written into result files) is ignored: the values are derived again below.

@@ -100,6 +100,11 @@ void read_body_properties(Reader& reader, Mapping& m, const Field& item,
 // An absent or empty `bodies` is fine here: manipulators may provide all the bodies.
 void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out);
 
+// read_visuals.cpp
+// A body's `visual` list (what sim replay draws), a named outline expanded into its solids;
+// mesh files are named, not read (visual_meshes.h reads them).
+std::vector<model::VisualSpec> read_visuals(Reader& reader, const Field& field);
+
 // read_joints.cpp
 // Which placement keys a joint mapping may use: top-level joints take origin/axis, dh or
 // mdh; a manipulator's joints only the row of its convention (dh or mdh).

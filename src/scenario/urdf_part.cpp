@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -175,11 +176,12 @@ class Converter {
     bool changed = true;
     while (changed) {
       changed = false;
-      for (const urdf::Link& l : tree_.links) {
+      for (urdf::Link& l : tree_.links) {
         if (removed_links_.count(l.name) || l.inertial || is_world(l.name)) continue;
         const int up = parent_joint(l.name);
         if (up < 0 || tree_.joints[static_cast<std::size_t>(up)].kind != JointKind::fixed) continue;
         const urdf::Joint& fixed = tree_.joints[static_cast<std::size_t>(up)];
+        move_visuals(l, link(fixed.parent), fixed.origin);
         for (std::size_t k : child_joints(l.name)) {
           tree_.joints[k].origin = compose(fixed.origin, tree_.joints[k].origin);
           tree_.joints[k].parent = fixed.parent;
@@ -205,6 +207,7 @@ class Converter {
         l.inertial = l.inertial ? combined(*l.inertial, in) : in;
         l.inertial->mass_at = c.inertial->mass_at;
         l.inertial->inertia_at = c.inertial->inertia_at;
+        move_visuals(c, l, fixed.origin);
         for (std::size_t g : child_joints(c.name)) {
           tree_.joints[g].origin = compose(fixed.origin, tree_.joints[g].origin);
           tree_.joints[g].parent = l.name;
@@ -227,6 +230,69 @@ class Converter {
     }
   }
 
+  // A link merged into another (at `x` in its frame) is drawn with it.
+  static void move_visuals(urdf::Link& from, urdf::Link& into, const Origin& x) {
+    for (urdf::Visual& v : from.visuals) {
+      v.origin = compose(x, v.origin);
+      into.visuals.push_back(std::move(v));
+    }
+    from.visuals.clear();
+  }
+
+  // A mesh's filename as the scenario reads it: relative to the URDF file (as URDF tools read
+  // it; the include makes it absolute), a file:// URI's path, or a package:// URI found in the
+  // folders above the URDF (a folder named for the package, or holding one), as a ROS
+  // workspace lays them out. Nullopt, with a warning, for a package not found there.
+  std::optional<std::string> mesh_path(const urdf::Visual& v) {
+    namespace fs = std::filesystem;
+    if (v.mesh.rfind("file://", 0) == 0) return v.mesh.substr(7);
+    if (v.mesh.rfind("package://", 0) != 0) return v.mesh;
+    const std::string rest = v.mesh.substr(10);
+    const std::size_t slash = rest.find('/');
+    const std::string package = rest.substr(0, slash);
+    const std::string inside = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    std::error_code ec;
+    const fs::path urdf = fs::absolute(file_, ec);
+    for (fs::path dir = urdf.parent_path(); !ec && !dir.empty(); dir = dir.parent_path()) {
+      std::error_code missing;  // a folder that is not there is no error
+      for (const fs::path& root : {dir.filename() == package ? dir : fs::path(), dir / package})
+        if (!root.empty() && fs::is_directory(root, missing) && fs::exists(root / inside, missing))
+          return (root / inside).string();
+      if (dir == dir.parent_path()) break;
+    }
+    out_.push_back(Diagnostic{file_, v.mesh_at.line, v.mesh_at.column,
+                              "mesh '" + v.mesh + "': no folder '" + package + "' holding '" + inside +
+                                  "' above this file (package:// names a ROS package); the link is drawn without it",
+                              true});
+    return std::nullopt;
+  }
+
+  void emit_visual(const urdf::Visual& v) {
+    using Kind = urdf::Visual::Kind;
+    std::string solid;
+    if (v.kind == Kind::box) {
+      solid = cat("box: {size: ", list(v.size), "}");
+    } else if (v.kind == Kind::cylinder) {
+      solid = cat("cylinder: {radius: ", number(v.size[0]), ", length: ", number(v.size[1]), ", axis: z}");
+    } else if (v.kind == Kind::sphere) {
+      solid = cat("sphere: {radius: ", number(v.size[0]), "}");
+    } else {
+      const auto path = mesh_path(v);
+      if (!path) return;
+      solid = cat("mesh: {file: ", quoted(*path), ", scale: ", list(v.scale), "}");
+    }
+    line(cat("      - ", solid), v.kind == Kind::mesh ? v.mesh_at : v.at);
+    // The solid's frame V turned with its link: p_L' = D·p_L = D·xyz + (D·R)·v_V, so V keeps the
+    // URDF's coordinates (a mesh's vertices, a cylinder along z) and its axes are D·R in L'.
+    const Eigen::Matrix3d R = Eigen::Vector3d(1.0, -1.0, -1.0).asDiagonal() * rotation(v.origin.rpy);
+    const Eigen::Vector3d rpy = spatial::euler_zyx_from_rotation(R).array() + 0.0;  // no "-0"
+    line(cat("        origin: {xyz: ", list(turned(v.origin.xyz)), ", rpy: ", list(rpy), "}"), v.origin.at);
+    if (v.rgba) {
+      const Eigen::Vector4d& c = *v.rgba;
+      line(cat("        color: [", number(c[0]), ", ", number(c[1]), ", ", number(c[2]), ", ", number(c[3]), "]"), v.at);
+    }
+  }
+
   void line(const std::string& text, Position p) {
     part_.yaml += text;
     part_.yaml += '\n';
@@ -245,6 +311,14 @@ class Converter {
       line(cat("    inertia: [", list(m.row(0).transpose()), ", ", list(m.row(1).transpose()), ", ",
                list(m.row(2).transpose()), "]"),
            i.inertia_at);
+    }
+    if (l.visuals.empty()) return;
+    line("    visual:", l.visuals.front().at);
+    const std::size_t before = part_.lines.size();
+    for (const urdf::Visual& v : l.visuals) emit_visual(v);
+    if (part_.lines.size() == before) {  // every mesh left out: no list at all
+      part_.lines.pop_back();
+      part_.yaml.erase(part_.yaml.rfind("    visual:\n"));
     }
   }
 

@@ -83,6 +83,16 @@ std::optional<Eigen::Vector3d> three_numbers(const char* text) {
   return Eigen::Vector3d(n.values[0], n.values[1], n.values[2]);
 }
 
+// urdfdom keeps colours as floats: the double the file's text means (0.961, not 0.96100002…),
+// by the float's shortest text.
+double as_written(float x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  double value = x;
+  std::from_chars(text, end, value);
+  return value;
+}
+
 // urdfdom's pose, with the roll-pitch-yaw numbers as written (see Origin).
 Origin origin_of(const ::urdf::Pose& pose, const TiXmlElement* element, const TiXmlElement* owner) {
   Origin o;
@@ -152,72 +162,6 @@ constexpr int kMaxAttributes = 100;
 constexpr std::size_t kMaxUrdfBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxUrdfLinks = 1000;
 
-struct Refusal {
-  Position at;
-  std::string message;
-};
-
-// The first element nested deeper than kMaxElementDepth or holding more than kMaxAttributes
-// attributes, found by one scan of the tags (comments, processing instructions, CDATA and
-// declarations skipped, quoted '>' and '=' inside tags ignored); nullopt if there is none.
-std::optional<Refusal> prescan(const std::string& text) {
-  int depth = 0;
-  auto place = [&](std::size_t here) {
-    Position p{1, 1};
-    for (std::size_t i = 0; i < here && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++p.line;
-        p.column = 1;
-      } else {
-        ++p.column;
-      }
-    }
-    return p;
-  };
-  std::size_t i = 0;
-  while ((i = text.find('<', i)) != std::string::npos) {
-    auto skip_to = [&](const char* end) {
-      const std::size_t e = text.find(end, i);
-      return e == std::string::npos ? text.size() : e + std::string(end).size();
-    };
-    std::size_t next;
-    if (text.compare(i, 4, "<!--") == 0) {
-      next = skip_to("-->");
-    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
-      next = skip_to("]]>");
-    } else if (text.compare(i, 2, "<?") == 0) {
-      next = skip_to("?>");
-    } else if (text.compare(i, 2, "<!") == 0) {
-      next = skip_to(">");
-    } else {
-      // A tag: its end is the first '>' outside quotes; each '=' outside quotes an attribute.
-      char quote = 0;
-      int attributes = 0;
-      next = i + 1;
-      while (next < text.size() && (quote || text[next] != '>')) {
-        if (quote && text[next] == quote) quote = 0;
-        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
-        else if (!quote && text[next] == '=') ++attributes;
-        ++next;
-      }
-      if (attributes > kMaxAttributes)
-        return Refusal{place(i), "an element with " + std::to_string(attributes) + " attributes; a URDF element takes at most " +
-                                     std::to_string(kMaxAttributes) + " (<inertia> has six, the most of any)"};
-      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
-      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
-      if (closing) {
-        --depth;
-      } else if (!empty && ++depth > kMaxElementDepth) {
-        return Refusal{place(i), "elements nested more than " + std::to_string(kMaxElementDepth) +
-                                     " deep; a URDF robot needs about five levels"};
-      }
-      next = std::min(next + 1, text.size());
-    }
-    i = next;
-  }
-  return std::nullopt;
-}
-
 // The numeric attributes a scenario reads from a <link> or <joint>, by the path of elements
 // below it: each must be there when `required`, hold `count` finite numbers, none negative when
 // `non_negative`.
@@ -264,8 +208,12 @@ class Reader {
                              " MiB; a robot takes a few hundred kB");
       return std::nullopt;
     }
-    if (const auto refused = prescan(text)) {
-      report(refused->at, refused->message);
+    if (const auto shape = xml_shape_problem(text, kMaxElementDepth, kMaxAttributes)) {
+      report(shape->at, shape->too_deep ? "elements nested more than " + std::to_string(kMaxElementDepth) +
+                                              " deep; a URDF robot needs about five levels"
+                                        : "an element with " + std::to_string(shape->attributes) +
+                                              " attributes; a URDF element takes at most " + std::to_string(kMaxAttributes) +
+                                              " (<inertia> has six, the most of any)");
       return std::nullopt;
     }
     TiXmlDocument document;
@@ -429,7 +377,50 @@ class Reader {
       if (i.mass != 0.0) l.inertial = i;
       l.zero_mass = i.mass == 0.0;
     }
+    read_visuals(*link, element, l);
     tree.links.push_back(std::move(l));
+  }
+
+  // The link's <visual> elements, in file order, as urdfdom read them (named materials
+  // resolved); a geometry urdfdom does not know is left out.
+  void read_visuals(const ::urdf::Link& link, const TiXmlElement* element, Link& l) {
+    const TiXmlElement* xml = child(element, "visual");
+    for (const auto& visual : link.visual_array) {
+      const TiXmlElement* here = xml;
+      if (xml != nullptr) xml = xml->NextSiblingElement("visual");
+      if (!visual || !visual->geometry) continue;
+      Visual v;
+      v.at = position_of(here ? here : element);
+      v.origin = origin_of(visual->origin, child(here, "origin"), here ? here : element);
+      const ::urdf::Geometry& g = *visual->geometry;
+      if (g.type == ::urdf::Geometry::BOX) {
+        const auto& box = static_cast<const ::urdf::Box&>(g);
+        v.size = Eigen::Vector3d(box.dim.x, box.dim.y, box.dim.z);
+      } else if (g.type == ::urdf::Geometry::CYLINDER) {
+        const auto& cylinder = static_cast<const ::urdf::Cylinder&>(g);
+        v.kind = Visual::Kind::cylinder;
+        v.size = Eigen::Vector3d(cylinder.radius, cylinder.length, 0.0);
+      } else if (g.type == ::urdf::Geometry::SPHERE) {
+        v.kind = Visual::Kind::sphere;
+        v.size = Eigen::Vector3d(static_cast<const ::urdf::Sphere&>(g).radius, 0.0, 0.0);
+      } else if (g.type == ::urdf::Geometry::MESH) {
+        const auto& mesh = static_cast<const ::urdf::Mesh&>(g);
+        v.kind = Visual::Kind::mesh;
+        v.mesh = mesh.filename;
+        v.scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+        v.mesh_at = at(child(child(here, "geometry"), "mesh"), "filename");
+      } else {
+        continue;
+      }
+      if (visual->material) {
+        // A material with a texture and no <color> keeps urdfdom's default black: no colour.
+        const ::urdf::Color& c = visual->material->color;
+        const bool default_black = c.r == 0.0f && c.g == 0.0f && c.b == 0.0f && c.a == 1.0f;
+        if (!(default_black && !visual->material->texture_filename.empty()))
+          v.rgba = Eigen::Vector4d(as_written(c.r), as_written(c.g), as_written(c.b), as_written(c.a));
+      }
+      l.visuals.push_back(std::move(v));
+    }
   }
 
   void read_joint(const ::urdf::ModelInterface& model, const std::string& name,
@@ -497,6 +488,62 @@ class Reader {
 };
 
 }  // namespace
+
+std::optional<XmlShapeProblem> xml_shape_problem(const std::string& text, int max_depth, int max_attributes) {
+  int depth = 0;
+  // The line and column of a byte, counted only once a problem is found (the scan stays linear).
+  auto place = [&](std::size_t here) {
+    Position p{1, 1};
+    for (std::size_t i = 0; i < here && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++p.line;
+        p.column = 1;
+      } else {
+        ++p.column;
+      }
+    }
+    return p;
+  };
+  std::size_t i = 0;
+  while ((i = text.find('<', i)) != std::string::npos) {
+    auto skip_to = [&](const char* end) {
+      const std::size_t e = text.find(end, i);
+      return e == std::string::npos ? text.size() : e + std::string(end).size();
+    };
+    std::size_t next;
+    if (text.compare(i, 4, "<!--") == 0) {
+      next = skip_to("-->");
+    } else if (text.compare(i, 9, "<![CDATA[") == 0) {
+      next = skip_to("]]>");
+    } else if (text.compare(i, 2, "<?") == 0) {
+      next = skip_to("?>");
+    } else if (text.compare(i, 2, "<!") == 0) {
+      next = skip_to(">");
+    } else {
+      // A tag: its end is the first '>' outside quotes; each '=' outside quotes an attribute.
+      char quote = 0;
+      int attributes = 0;
+      next = i + 1;
+      while (next < text.size() && (quote || text[next] != '>')) {
+        if (quote && text[next] == quote) quote = 0;
+        else if (!quote && (text[next] == '"' || text[next] == '\'')) quote = text[next];
+        else if (!quote && text[next] == '=') ++attributes;
+        ++next;
+      }
+      if (attributes > max_attributes) return XmlShapeProblem{place(i), false, attributes};
+      const bool closing = i + 1 < text.size() && text[i + 1] == '/';
+      const bool empty = next < text.size() && next > i && text[next - 1] == '/';
+      if (closing) {
+        --depth;
+      } else if (!empty && ++depth > max_depth) {
+        return XmlShapeProblem{place(i), true, attributes};
+      }
+      next = std::min(next + 1, text.size());
+    }
+    i = next;
+  }
+  return std::nullopt;
+}
 
 std::optional<Tree> read_tree(const std::string& file, const std::string& text,
                               std::vector<Diagnostic>& out) {

@@ -36,10 +36,23 @@ struct Inertial {
   Position mass_at, inertia_at;
 };
 
+// A <visual>: what a link looks like (drawn by sim replay, never part of the model).
+struct Visual {
+  enum class Kind { box, cylinder, sphere, mesh };
+  Kind kind = Kind::box;
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();   // box: edges; cylinder: radius, length (along z); sphere: radius
+  std::string mesh;                                 // mesh: the filename as written
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();  // mesh
+  std::optional<Eigen::Vector4d> rgba;              // its material's colour, if it has one
+  Origin origin;                                    // the solid's frame in the link's
+  Position at, mesh_at;                             // the <visual>; the filename attribute
+};
+
 struct Link {
   std::string name;
   std::optional<Inertial> inertial;  // none: a frame with no mass
   bool zero_mass = false;            // its <inertial> gives mass 0 (a frame, as without one)
+  std::vector<Visual> visuals;
   Position at;                       // its name attribute
 };
 
@@ -68,6 +81,18 @@ struct Tree {
   std::vector<Joint> joints; // in file order
   Position robot_at;         // the <robot> element
 };
+
+// The first tag of an XML text nested deeper than `max_depth` or holding more than
+// `max_attributes` attributes, found by one linear scan of the tags (comments, processing
+// instructions, CDATA and declarations skipped, quoted '>' and '=' inside tags ignored) before
+// TinyXML sees it: its parser recurses once per level and checks each new attribute against
+// the element's earlier ones (quadratic). nullopt if there is none.
+struct XmlShapeProblem {
+  Position at;
+  bool too_deep;   // else: too many attributes
+  int attributes;  // the tag's attribute count
+};
+std::optional<XmlShapeProblem> xml_shape_problem(const std::string& text, int max_depth, int max_attributes);
 
 // Reads the URDF text of `file`. Every problem is appended to `out` (file:line:column; the
 // line and column of the element urdfdom names, where it names one); nullopt if there was any.

@@ -72,7 +72,7 @@ bool strace_works() {
 
 }  // namespace
 
-TEST_CASE("run: killed at each of the writes of its first commits, <output>.partial has every dataset of one length") {
+TEST_CASE("run: killed at each of the writes of its first commits, <output>.partial has every time series of one length") {
   // A kill between two writes of a commit is the fault this guards against: the lengths of all
   // datasets are extended by one write, so no kill point can show one dataset a chunk longer
   // than another. strace makes the kill land exactly at the N-th write to any file. Sampled
@@ -82,8 +82,10 @@ TEST_CASE("run: killed at each of the writes of its first commits, <output>.part
     return;
   }
   const fs::path dir = fresh_dir("kill_at_write");
-  // The default scenario (6 datasets; its first two commits of chunks within 64 writes) and an
-  // arm (58 datasets, 22 kB of headers: a length commit of six pages; its first within 170).
+  // The default scenario (6 time series and its outline's solids under /visuals; its first two
+  // commits of chunks within 64 writes) and an arm (58 time series and the vehicle's solids,
+  // 22 kB of headers: a length commit of six pages; its first within 170). /visuals are written
+  // whole before the first sample: their lengths are not the time series'.
   const std::vector<std::tuple<std::string, int, unsigned long>> runs = {
       {kDefaultScenario, 64, 2048}, {std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_arm_swing.yaml", 170, 1024}};
   for (const auto& [scenario, writes, last_length] : runs) {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -342,4 +343,64 @@ TEST_CASE("result files: compare reads at most 2^20 values of series from a file
   CHECK(values[0] == 5.0);
   CHECK(values[n - 1] == 5.0 + 1e-6 * static_cast<double>(n - 1));
   CHECK(file.series[static_cast<std::size_t>(column)].time.back() == doctest::Approx(0.01 * (n - 1)));
+}
+
+TEST_CASE("result files: replay draws a file's /visuals within half a page, refuses a body's beyond it, and gives the frames the rest") {
+  // 350 bodies over 3001 samples (2451 numbers a frame, as above). b0's visuals are two mesh
+  // rows, the second naming a vertex it lacks (left out); b1's are 600 015 numbers, more than
+  // half a page (refused: drawn as its solid); b2's 390 015 fit, and take their share of the
+  // page from the frames: (10^6 − 390 069) / 2451 = 248 frames, not the 407 without them.
+  const fs::path dir = uwsim::test::fresh_dir("page_visuals");
+  const std::size_t bodies = 350, samples = 3001;
+  {
+    CraftedFile f((dir / "visuals.h5").string());
+    f.series("/time", ramp(samples, 0.01));
+    std::vector<double> position(samples * 3, 0.0), quaternion(samples * 4, 0.0);
+    for (std::size_t k = 0; k < samples; ++k) quaternion[4 * k] = 1.0;
+    for (std::size_t b = 0; b < bodies; ++b) {
+      f.dataset("/bodies/b" + std::to_string(b) + "/position", samples, 3, position, true);
+      f.dataset("/bodies/b" + std::to_string(b) + "/quaternion", samples, 4, quaternion, true);
+    }
+    std::vector<double> mesh_row = {4, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, -1, 0, 0, 1};  // kind 4: a mesh
+    std::vector<double> two_rows = mesh_row;
+    two_rows.insert(two_rows.end(), mesh_row.begin(), mesh_row.end());
+    f.dataset("/visuals/b0/shapes", 2, 15, two_rows);
+    f.dataset("/visuals/b0/mesh0/vertices", 3, 3, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    f.dataset("/visuals/b0/mesh0/triangles", 1, 3, {0, 1, 2});
+    f.dataset("/visuals/b0/mesh1/vertices", 3, 3, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    f.dataset("/visuals/b0/mesh1/triangles", 1, 3, {0, 1, 7});
+    f.dataset("/visuals/b1/shapes", 1, 15, mesh_row);
+    f.dataset("/visuals/b1/mesh0/vertices", 200000, 3, std::vector<double>(600000, 0.25), true);
+    f.dataset("/visuals/b1/mesh0/triangles", 0, 3, {});
+    f.dataset("/visuals/b2/shapes", 1, 15, mesh_row);
+    f.dataset("/visuals/b2/mesh0/vertices", 100000, 3, std::vector<double>(300000, 0.5), true);
+    std::vector<double> triangles(90000);
+    for (std::size_t i = 0; i < triangles.size(); ++i) triangles[i] = static_cast<double>(i % 100000);
+    f.dataset("/visuals/b2/mesh0/triangles", 30000, 3, triangles, true);
+  }
+  const Run r = sim("replay visuals.h5 -o visuals.html", dir);
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.output, "the visuals stored under /visuals/b1/ are 600015 numbers, more than the"));
+  CHECK(has(r.output, "body 'b1' is drawn as its solid"));
+  CHECK(has(r.output, "a page holds at most 1000000 numbers, so 248 frames, not the 3000 asked for (--frames); the bodies' visuals take 390069"));
+  std::ifstream in(dir / "visuals.html");
+  std::stringstream page;
+  page << in.rdbuf();
+  const std::string text = page.str();
+  const std::size_t start = text.find("const DATA = ") + 13, end = text.find(";\nconst THREE_VERSION", start);
+  const nlohmann::json data = nlohmann::json::parse(text.substr(start, end - start));
+  CHECK(data["time"].size() <= 248);
+  CHECK(data["time"].size() > 200);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& body : data["bodies"]) by_name[body["name"].get<std::string>()] = body;
+  REQUIRE(by_name.size() == bodies);
+  const auto& b0 = by_name["b0"]["visuals"];
+  CHECK(b0["shapes"].size() == 30);
+  CHECK(b0["meshes"].contains("0"));
+  CHECK(b0["meshes"]["0"]["triangles"] == nlohmann::json::array({0, 1, 2}));
+  CHECK_FALSE(b0["meshes"].contains("1"));  // its triangle names vertex 7 of 3
+  CHECK(by_name["b1"]["visuals"].is_null());
+  CHECK(by_name["b2"]["visuals"]["meshes"]["0"]["vertices"].size() == 300000);
+  CHECK(by_name["b3"]["visuals"].is_null());  // none stored
 }

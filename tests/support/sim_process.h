@@ -175,10 +175,12 @@ class ResultFile {
     return result;
   }
 
-  // The length (first dimension) of every dataset, by path.
+  // The length (first dimension) of every time series, by path: every dataset but those under
+  // /visuals (the solids a replay draws, written once at the start, not sampled).
   std::map<std::string, hsize_t> lengths() const {
     std::map<std::string, hsize_t> out;
     collect(file_, "", out);
+    std::erase_if(out, [](const auto& entry) { return entry.first.rfind("/visuals/", 0) == 0; });
     return out;
   }
 
@@ -207,8 +209,8 @@ class ResultFile {
   hid_t file_ = -1;
 };
 
-// What h5py, the readers' tool, says of a file: "ok N" (every dataset read whole, all of N
-// rows) or the problem. Uses Debian's python3-h5py.
+// What h5py, the readers' tool, says of a file: "ok N" (every dataset read whole, all time
+// series of N rows: /visuals are not sampled) or the problem. Uses Debian's python3-h5py.
 inline std::string h5py_verdict(const fs::path& path) {
   const std::string command =
       "/usr/bin/python3 -c \"\n"
@@ -216,7 +218,11 @@ inline std::string h5py_verdict(const fs::path& path) {
       "try:\n"
       "    with h5py.File(sys.argv[1], 'r') as f:\n"
       "        lengths = set()\n"
-      "        f.visititems(lambda n, o: lengths.add(o[...].shape[0]) if isinstance(o, h5py.Dataset) else None)\n"
+      "        def visit(n, o):\n"
+      "            if isinstance(o, h5py.Dataset):\n"
+      "                rows = o[...].shape[0]\n"
+      "                if not n.startswith('visuals/'): lengths.add(rows)\n"
+      "        f.visititems(visit)\n"
       "        print('ok %d' % lengths.pop() if len(lengths) == 1 else 'unequal lengths %s' % sorted(lengths))\n"
       "except Exception as e:\n"
       "    print('unreadable: %s' % e)\n"
