@@ -2,9 +2,9 @@
 """Reduce Blue Robotics' T200 sheets (tests/data/t200/t200_<V>V.csv) to the breakpoints that
 src/actuation/t200.cpp ships, and print them as its C++ tables.
 
-Each sheet is first made non-decreasing by the pool-adjacent-violators fit (the sheets dip by at
-most 0.02 kgf in three places: 10 V at 1700 us, 12 V at 1896 us, 18 V at 1128 us), so a table can
-be inverted by an allocation; then, from 1100 us, each next breakpoint is the farthest sheet row
+Each sheet is first made non-decreasing by the pool-adjacent-violators fit (a row is below the one
+before it in five places, by at most 0.02 kgf: 10 V at 1700 us, 12 V at 1104 and 1896 us, 14 V at
+1900 us, 18 V at 1132 us), so a table can be inverted by an allocation; then, from 1100 us, each next breakpoint is the farthest sheet row
 that the straight line from the current one passes within TOLERANCE kgf of every row in between,
 the ends of the dead band (the first and last row of zero thrust) always kept.
 

@@ -5,9 +5,9 @@
 // this table.
 //
 // Each sheet is shipped as the breakpoints tools/t200_tables.py picks from it: the sheet made
-// non-decreasing (pool adjacent violators: it dips by at most 0.02 kgf in three places), then
-// as few rows as keep the straight lines between them within 0.03 kgf of every row (the ends of
-// the dead band kept). Between two sheets the thrust is interpolated linearly in voltage at each
+// non-decreasing (pool adjacent violators: a row is below the one before it in five places, by at
+// most 0.02 kgf), then as few rows as keep the straight lines between them within 0.03 kgf of
+// every row (the ends of the dead band kept). Between two sheets the thrust is interpolated linearly in voltage at each
 // command: T(u, V) = (1 − w)·T_a(u) + w·T_b(u), w = (V − V_a)/(V_b − V_a), for the sheets
 // V_a ≤ V ≤ V_b two volts apart, which is again piecewise linear in u with the breakpoints of
 // both (and non-decreasing, as both are). Averaging the 14 and 18 V sheets this way reproduces

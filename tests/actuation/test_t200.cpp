@@ -68,6 +68,23 @@ TEST_CASE("t200: every sheet's table follows every row of the sheet within 0.03 
   CHECK(t16.linear(1900.0) == doctest::Approx(5.25 * kKgf).epsilon(1e-12));
 }
 
+TEST_CASE("t200: the sheets dip in five places, by at most 0.02 kgf (t200.h, tools/t200_tables.py)") {
+  int dips = 0;
+  double deepest = 0.0;
+  for (int volts : {10, 12, 14, 16, 18, 20}) {
+    double before = -1e9;
+    for (const auto& [pwm, kgf] : sheet(volts)) {
+      if (kgf < before) {
+        ++dips;
+        deepest = std::max(deepest, before - kgf);
+      }
+      before = kgf;
+    }
+  }
+  CHECK(dips == 5);
+  CHECK(deepest == doctest::Approx(0.02).epsilon(1e-9));
+}
+
 TEST_CASE("t200: a voltage between sheets blends its two neighbours linearly at every command") {
   const std::map<int, double> s14 = sheet(14), s16 = sheet(16);
   const inputs::Table t15 = actuation::t200_thrust_table(15.0), t14_5 = actuation::t200_thrust_table(14.5);
