@@ -12,29 +12,53 @@ namespace uwsim::scenario {
 
 namespace {
 
-// The thruster motor k (1-based) drives when `thrusters` is not given, or "" (reported).
-std::string default_motor_thruster(Reader& r, const Field& at, const ControllerContext& cx, int k) {
-  const std::string own = "motor" + std::to_string(k), suffix = "/" + own;
-  if (std::find(cx.thruster_names.begin(), cx.thruster_names.end(), own) != cx.thruster_names.end()) return own;
-  std::vector<std::string> found;
-  for (const std::string& name : cx.thruster_names)
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      found.push_back(name);
-  if (found.size() == 1) return found.front();
-  if (found.empty())
-    r.error(at, "motor " + std::to_string(k) + " drives the thruster '" + own + "' (or '<part>/" + own +
-                    "'), and there is none: name the thrusters in 'thrusters' (motor 1 first)");
-  else
-    r.error(at, "motor " + std::to_string(k) + ": several thrusters end in '" + suffix + "' (" + quoted_names(found) +
-                    "): name the mixer's own in 'thrusters' (motor 1 first)");
-  return "";
+// The thrusters named `motork` (1-based), or else ending in `/motork`, for each motor: one name,
+// several (ambiguous) or none.
+std::vector<std::vector<std::string>> motor_candidates(const ControllerContext& cx, int motors) {
+  std::vector<std::vector<std::string>> found(static_cast<std::size_t>(motors));
+  for (int k = 1; k <= motors; ++k) {
+    const std::string own = "motor" + std::to_string(k), suffix = "/" + own;
+    auto& names = found[static_cast<std::size_t>(k - 1)];
+    if (std::find(cx.thruster_names.begin(), cx.thruster_names.end(), own) != cx.thruster_names.end()) {
+      names.push_back(own);
+      continue;
+    }
+    for (const std::string& name : cx.thruster_names)
+      if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        names.push_back(name);
+  }
+  return found;
+}
+
+// Without `thrusters`: motor k drives its one candidate; none or several is one error.
+void default_motor_thrusters(Reader& r, const Field& at, const ControllerContext& cx, ControllerSpec& c) {
+  const auto found = motor_candidates(cx, control::motor_count(c.mixer.frame));
+  std::string missing;
+  bool ambiguous = false;
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    if (found[k].size() == 1) {
+      c.thrusters.push_back(found[k].front());
+      continue;
+    }
+    c.thrusters.emplace_back();
+    if (found[k].empty()) {
+      missing += (missing.empty() ? "" : ", ") + std::to_string(k + 1);
+    } else if (!ambiguous) {  // the first ambiguous motor stands for the others
+      r.error(at, "motor " + std::to_string(k + 1) + ": several thrusters end in '/motor" + std::to_string(k + 1) +
+                      "' (" + quoted_names(found[k]) + "): name the mixer's own in 'thrusters' (motor 1 first)");
+      ambiguous = true;
+    }
+  }
+  if (!missing.empty())
+    r.error(at, "no thruster for motor(s) " + missing + ": motor k drives the thruster named 'motork', or the one "
+                "whose name ends in '/motork' (a part included under a name); name them in 'thrusters' (motor 1 first)");
 }
 
 void read_mixer_thrusters(Reader& r, Mapping& m, const Field& type, const ControllerContext& cx, ControllerSpec& c) {
   const int n = control::motor_count(c.mixer.frame);
   const Field list = m.get("thrusters");
   if (!list.present()) {
-    for (int k = 1; k <= n; ++k) c.thrusters.push_back(default_motor_thruster(r, type, cx, k));
+    default_motor_thrusters(r, type, cx, c);
     return;
   }
   auto items = r.sequence(list);

@@ -5,8 +5,10 @@
 
 #include <string>
 
+#include "actuation/t200.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
+#include "support/recording.h"
 
 using namespace uwsim;
 
@@ -72,9 +74,30 @@ TEST_CASE("ardusub mixer scenario: wrong counts, directions, ranges and keys are
                                 "controllers:\n  - {name: sub, type: ardusub_mixer, rate: 50, frame: vectored, rc: [1500, 1500, 1500, 1500, 1500, 1500]}\n";
   const std::string text = errors_of(no_motors);
   CHECK(text.find("mixer_test.yaml:6:") != std::string::npos);
-  CHECK(text.find("motor 1 drives the thruster 'motor1'") != std::string::npos);
+  CHECK(text.find("no thruster for motor(s) 1, 2, 3, 4, 5, 6: motor k drives the thruster named 'motork'") != std::string::npos);
+  CHECK(text.find("motor(s)", text.find("motor(s)") + 1) == std::string::npos);  // one error, not six
   // `delay` belongs to the types that send commands.
   const std::string pose = "name: x\nsimulation: {duration: 0.1}\nbodies:\n  - {name: rov, mass: 10, inertia: [0.2, 0.2, 0.2], volume: 0.01}\n"
                            "controllers:\n  - {name: p, type: pose_pd, rate: 50, body: rov, position: [0, 0, 0], delay: 0.1}\n";
   CHECK(errors_of(pose).find("applies to types 'pid' and 'thrust_allocation' and 'ardusub_mixer' only") != std::string::npos);
+}
+
+TEST_CASE("ardusub mixer scenario: a delayed command arrives exactly at its sample + delay, for rk4 and dopri5 (exact impulse)") {
+  // Motors 1–4 of sub_motors.yaml push along +x at the body origin; no drag, no added mass, so
+  // the surge momentum at t = 1 s is the impulse of their thrust. Forward steps to 1700 us at
+  // 0.2 s (a mixer sample): motors 1–2 go to 1300 us, 3–4 to 1700 us, 0.25 s later.
+  for (const char* method : {"rk4", "dopri5"}) {
+    CAPTURE(method);
+    const std::string text =
+        "name: mixer_delay\nsimulation: {duration: 1.0, integrator: " + std::string(method) + ", step: 0.001, output_rate: 7.0}\n"
+        "inputs:\n  - {name: fwd, type: step, initial: 1500, steps: [[0.2, 1700]]}\n"
+        "include:\n  - {file: sub_motors.yaml, name: heavy}\n"
+        "controllers:\n  - {name: sub, type: ardusub_mixer, rate: 50, frame: vectored_6dof, "
+        "rc: [1500, 1500, 1500, 1500, fwd, 1500], delay: 0.25}\n";
+    const test::Run run = test::run_scenario(scenario::load_scenario_text(text, kHere));
+    const inputs::Table t200 = actuation::t200_thrust_table(16.0);
+    const double X = 2 * (t200.linear(1300) + t200.linear(1700));
+    CHECK(X > 0.0);
+    CHECK(run.rec.V_WB_B.back()[0][0] * 10.0 == doctest::Approx(X * (1.0 - 0.2 - 0.25)).epsilon(1e-11));
+  }
 }
