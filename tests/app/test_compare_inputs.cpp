@@ -72,7 +72,7 @@ fs::path run_a(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("compare inputs: a CSV time column in ms, min or h is converted to seconds; another unit is refused") {
+TEST_CASE("compare inputs: a CSV time column in ms, min or h is converted to seconds, another unit is refused") {
   const fs::path dir = uwsim::test::fresh_dir("time_units");
   run_a(dir);
   // B = A's positions exactly, its times in the header's unit: RMSE 0 over all 11 samples.
@@ -119,7 +119,7 @@ TEST_CASE("compare inputs: B's unit where A gives none is a warning, not ignored
   CHECK(has(r.output, "warning: series x: A gives no unit, B (x) is in 'cm': compared as they are, unconverted"));
 }
 
-TEST_CASE("compare inputs: a --units file is read line by line; a FIFO, unknown and repeated columns are errors at their line") {
+TEST_CASE("compare inputs: a --units file is read line by line, and a FIFO, unknown and repeated columns are errors at their line") {
   const fs::path dir = uwsim::test::fresh_dir("units_file");
   run_a(dir);
   write(dir / "b.csv", "time,pos\n0,0\n1,200\n");
