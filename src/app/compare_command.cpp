@@ -15,6 +15,7 @@
 #include "app/svg_plot.h"
 #include "app/text_output.h"
 #include "output/output_file.h"
+#include "scenario/read_csv.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::app {
@@ -233,7 +234,15 @@ Chosen choose(const CompareOptions& o, const std::vector<NamePair>& given, const
   Chosen chosen;
   std::vector<bool> mapped(B.series.size(), false);
   std::map<std::string_view, const NamePair*> first;  // A's name → its pair
+  std::size_t unchecked = 0;
   for (const NamePair& p : given) {
+    // Each unknown name costs a "did you mean" over all the file's names, so checking every line
+    // of a map file of unknown names against a large file grows as their product. After the
+    // first problems the rest are counted, as a CSV's bad cells are.
+    if (problems.size() >= scenario::kMaxCsvProblems) {
+      ++unchecked;
+      continue;
+    }
     const long ia = A.index_of(p.a), ib = B.index_of(p.b);
     for (const auto& [index, name, file, which] : {std::tuple{ia, &p.a, &A, "A"}, std::tuple{ib, &p.b, &B, "B"}}) {
       if (index >= 0) continue;
@@ -250,6 +259,9 @@ Chosen choose(const CompareOptions& o, const std::vector<NamePair>& given, const
     mapped[static_cast<std::size_t>(ib)] = true;  // B's series is A's p.a, even where --series leaves p.a out
     if (wanted(o, p.a)) chosen.emplace_back(ia, ib);
   }
+  if (unchecked > 0)
+    problems.push_back({given.back().file.empty() ? "sim compare" : given.back().file, 0, 0,
+                        "and " + std::to_string(unchecked) + " more pairs not checked after these problems"});
   for (const std::string& pattern : o.series)
     if (std::none_of(A.series.begin(), A.series.end(), [&](const Series& s) { return glob_match(pattern, s.name); }))
       problems.push_back({"sim compare", 0, 0, "--series " + pattern + ": " + not_found(pattern, A, "A")});
