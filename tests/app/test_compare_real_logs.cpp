@@ -115,6 +115,22 @@ TEST_CASE("compare real logs: --from and --to compare only A's samples within th
   CHECK(pos["samples"] == 50);
   CHECK(pos["rmse"].get<double>() == doctest::Approx(1.0).epsilon(1e-12));
 
+  // B keeps its samples around the window: B given at 0 and 10 s only (the line 0.3 t) is
+  // interpolated at A's 4, 4.1, …, 6 s; e_k = 0.3 t_k − sin t_k there.
+  write(dir / "coarse.csv", "time,pos [m]\n0,0\n10,3\n");
+  REQUIRE(run_sim("compare a.h5 coarse.csv --from 3.95 --to 6.05 --format json -o coarse.json", dir).exit_code == 0);
+  pos = series_named(nlohmann::json::parse(read(dir / "coarse.json")), "pos");
+  double sum2 = 0.0;
+  for (int k = 40; k <= 60; ++k) sum2 += std::pow(0.3 * (0.1 * k) - a_pos(0.1 * k), 2);
+  CHECK(pos["samples"] == 21);
+  CHECK(pos["rmse"].get<double>() == doctest::Approx(std::sqrt(sum2 / 21)).epsilon(1e-9));
+  // The shift search is of the window too: B = A 0.3 s late on [2, 8] s and 5 m off outside.
+  write_b(dir / "late.csv", "time,pos [m]", [](double t) { return t > 1.95 && t < 8.05 ? a_pos(t - 0.3) : a_pos(t) + 5.0; });
+  REQUIRE(run_sim("compare a.h5 late.csv --from 3 --to 7 --max-shift 1 --format json -o late.json", dir).exit_code == 0);
+  pos = series_named(nlohmann::json::parse(read(dir / "late.json")), "pos");
+  CHECK(pos["shift"].get<double>() == doctest::Approx(0.3).epsilon(0.01));
+  CHECK(pos["rmse_at_shift"].get<double>() < 2e-3);  // linear interpolation of B between its 0.1 s samples
+
   // Checked like every numeric option, and against each other; a window without 2 samples.
   out = run_sim("compare a.h5 b.csv --from nan", dir);
   CHECK(out.exit_code == 2);
