@@ -15,6 +15,7 @@
 #include "app/svg_plot.h"
 #include "app/text_output.h"
 #include "output/output_file.h"
+#include "scenario/printable.h"
 #include "scenario/read_csv.h"
 #include "scenario/yaml_reader.h"
 
@@ -415,14 +416,19 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
     }
   }
   if (!problems.empty()) return report(problems), false;
-  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  // Names and paths come from the user's files: printed escaped (scenario/printable.h).
+  const auto warn = [](const std::string& w) {
+    std::fprintf(stderr, "warning: %s\n", scenario::shown(w, scenario::kMaxMessageCharacters).c_str());
+  };
+  for (const std::string& w : warnings) warn(w);
   std::sort(unitless.begin(), unitless.end());
   unitless.erase(std::unique(unitless.begin(), unitless.end()), unitless.end());
-  if (!unitless.empty() && !o.in_a_units)
-    std::fprintf(stderr,
-                 "warning: %zu column(s) of B (%s) give no unit and are compared in A's: %s. Give their units (`name [unit]` in "
-                 "the header, or --units FILE), or say that they are in A's with --in-a-units\n",
-                 unitless.size(), B.path.c_str(), listing(unitless).c_str());
+  if (!unitless.empty() && !o.in_a_units) {
+    std::vector<std::string> names;
+    for (const std::string& u : unitless) names.push_back(scenario::printable(u));
+    warn(std::to_string(unitless.size()) + " column(s) of B (" + B.path + ") give no unit and are compared in A's: " + listing(names) +
+         ". Give their units (`name [unit]` in the header, or --units FILE), or say that they are in A's with --in-a-units");
+  }
   if (narrowed > 0)
     std::fprintf(stderr,
                  "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "

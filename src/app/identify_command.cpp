@@ -182,7 +182,8 @@ int identify_drag(const IdentifyOptions& o) {
   }
   if (const int code = emit(outputs.report, text); code != kDone || !outputs.part) return code;
   const int axis = static_cast<int>(std::find(std::begin(kAxes), std::end(kAxes), o.axis) - std::begin(kAxes));
-  const std::string header = schema_line(o) + "# Written by sim identify --drag from " + o.drag + " (scenario " + o.scenario + "): body " +
+  const std::string header = schema_line(o) + "# Written by sim identify --drag from " + scenario::printable(o.drag) + " (scenario " +
+                             scenario::printable(o.scenario) + "): body " +
                              o.body + ", axis " + o.axis + ":\n#   quadratic_damping " + format_value(r.quadratic) + " ± " +
                              format_value(r.quadratic_std, 3) + (r.quadratic_at_bound ? " (held at the bound 0)" : "") +
                              ", linear_damping " + format_value(r.linear) + " ± " + format_value(r.linear_std, 3) +
@@ -565,7 +566,7 @@ int identify_arm(const IdentifyOptions& o) {
     if (const int code = emit(outputs.predictions, predictions_csv(models, *with)); code != kDone) return code;
   if (outputs.part) {
     std::string header = schema_line(o);
-    header += "# Identified by sim identify from " + o.data + " (scenario " + o.scenario + "): the base parameters of the model\n"
+    header += "# Identified by sim identify from " + scenario::printable(o.data) + " (scenario " + scenario::printable(o.scenario) + "): the base parameters of the model\n"
               "# with actuator dynamics where the data tell them from the scenario's (by more than 3 standard deviations),\n"
               "# the scenario's values elsewhere and for what the data cannot separate.\n";
     std::string part;
