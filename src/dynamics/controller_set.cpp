@@ -52,8 +52,9 @@ ControllerSet::ControllerSet(const dynamics::Model& model)
 }
 
 bool ControllerSet::memory_supported(const dynamics::Controller& c) {
-  return c.kind == ControllerKind::pid || c.kind == ControllerKind::pose_pd ||
-         c.kind == ControllerKind::thrust_allocation || c.kind == ControllerKind::inverse_kinematics;
+  // A thrust allocation and an ArduSub mixer carry none: functions of their inputs (and the state).
+  return c.kind == ControllerKind::pid || c.kind == ControllerKind::pose_pd || c.kind == ControllerKind::thrust_allocation ||
+         c.kind == ControllerKind::ardusub_mixer || c.kind == ControllerKind::inverse_kinematics;
 }
 
 std::vector<MemoryComponent> ControllerSet::memory_layout(const dynamics::Model& model) {

@@ -47,7 +47,10 @@
 //                       a > 0), previous error e_{k−1} (velocity mode with K_D > 0);
 //   pose_pd             the integral of each axis with K_I > 0;
 //   inverse_kinematics  q_d of each of its joints;
-//   thrust_allocation   none (a function of its input and the state).
+//   thrust_allocation   none (a function of its input and the state);
+//   ardusub_mixer       none (a function of its RC channels).
+// A `delay`'s pending samples are no unknowns: at the fixed point every sample is the one held,
+// and a fresh delay line holds its first sample (control/delay_line.h), so a run started there stays.
 // task_priority, line_of_sight and base_control keep path, transport and reference states that
 // are not exposed: memory_supported() is false for them.
 #pragma once
