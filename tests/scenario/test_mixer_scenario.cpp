@@ -46,7 +46,7 @@ TEST_CASE("ardusub mixer scenario: a part with ArduSub's motor names needs no th
     CHECK(m.thrusters[k].command.channel == static_cast<int>(m.inputs.channels.size()) + m.controllers[0].output_slot + static_cast<int>(k));
 }
 
-TEST_CASE("ardusub mixer scenario: two candidates for a motor are refused, naming them; a list picks one vehicle") {
+TEST_CASE("ardusub mixer scenario: two candidates for a motor are refused, naming them, and a list picks one vehicle") {
   const std::string two = "  - {file: sub_motors.yaml, name: a}\n  - {file: sub_motors.yaml, name: b, position: [2, 0, 0]}\n";
   const std::string text = errors_of(scenario_text(two, ""));
   CHECK(text.find("several thrusters end in '/motor1'") != std::string::npos);
