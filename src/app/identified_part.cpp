@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -62,6 +63,8 @@ void strip_prefix(YAML::Node root, const std::string& prefix) {
           if (item[key] && item[key].IsScalar() && item[key].Scalar().rfind(prefix, 0) == 0)
             item[key] = item[key].Scalar().substr(prefix.size());
 }
+
+std::string part_text(YAML::Node root, const std::string& header);
 
 }  // namespace
 
@@ -126,6 +129,34 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
       set(root, path + "." + key, scenario::yaml_number(value));
     }
   }
+  return part_text(root, header);
+}
+
+std::string drag_part(const scenario::Scenario& scenario, const std::string& body, int axis, double quadratic, double linear,
+                      const std::string& header) {
+  const auto it = std::find_if(scenario.bodies.begin(), scenario.bodies.end(), [&](const model::BodySpec& b) { return b.name == body; });
+  if (it == scenario.bodies.end() || axis < 0 || axis > 5) throw std::runtime_error("no body '" + body + "' or axis " + std::to_string(axis));
+  // The whole vectors as the model has them (those derived from a shape included), one axis
+  // replaced; given damping acts at the body origin unless center_of_drag is given, so the
+  // centre the model uses is written where it is not the origin (derived from a shape).
+  model::Vector6 d2 = it->quadratic_damping, d1 = it->linear_damping;
+  d2[axis] = quadratic;
+  d1[axis] = linear;
+  YAML::Node root = YAML::Load(scenario.resolved_yaml);
+  const std::string path = yaml_path(root, body, false);
+  YAML::Node q = scenario::yaml_list(d2), l = scenario::yaml_list(d1), c = scenario::yaml_list(it->p_BoBcd_B);
+  for (YAML::Node* n : {&q, &l, &c}) n->SetStyle(YAML::EmitterStyle::Flow);
+  set(root, path + ".quadratic_damping", q);
+  set(root, path + ".linear_damping", l);
+  if (!it->p_BoBcd_B.isZero(0.0)) set(root, path + ".center_of_drag", c);
+  return part_text(root, header);
+}
+
+namespace {
+
+// The part of a resolved scenario's tree: its bodies, joints, manipulators and thrusters, with
+// `derived` blocks removed and the prefix every name shares stripped.
+std::string part_text(YAML::Node root, const std::string& header) {
   for (const char* list : {"bodies", "manipulators"}) {
     if (!root[list] || !root[list].IsSequence()) continue;
     for (YAML::Node item : root[list]) {
@@ -149,5 +180,7 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
   out << part;
   return header + out.c_str() + "\n";
 }
+
+}  // namespace
 
 }  // namespace uwsim::app
