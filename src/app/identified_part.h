@@ -19,6 +19,8 @@
 // naming the body or joint: such estimates say the data or the model need another look.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 
 #include "analysis/identification.h"
@@ -30,5 +32,11 @@ namespace uwsim::app {
 // with the reason when the values cannot make a valid part.
 std::string identified_part(const scenario::Scenario& scenario, const analysis::Regressor& regressor, const analysis::Fit& fit,
                             const std::string& header);
+
+// The part a resolved scenario's YAML `root` makes (its bodies, joints, manipulators and
+// thrusters, `derived` blocks removed, the name prefix they all share removed), as YAML text
+// after `header`. What identified_part writes, after setting the new values in `root`; also
+// sim identify --vehicle's part (identify_vehicle_command.h).
+std::string part_text(YAML::Node root, const std::string& header);
 
 }  // namespace uwsim::app
