@@ -79,7 +79,7 @@ struct Round {
   bool converged = false;
 };
 
-// Step 2 with the weights fixed.
+// Step 2 with the weights fixed; `iterations` counts the accepted steps.
 Round solve_round(Residuals& f, const OutputErrorProblem& p, const OutputErrorSettings& s, Eigen::VectorXd theta) {
   Round out;
   Eigen::VectorXd r, trial_r;
@@ -100,12 +100,15 @@ Round solve_round(Residuals& f, const OutputErrorProblem& p, const OutputErrorSe
     for (Eigen::Index k = 0; k < A.rows(); ++k) damped(k, k) += lambda * std::max(A(k, k), floor);
     const Eigen::VectorXd delta = damped.ldlt().solve(-g);
     const Eigen::VectorXd trial = clamp(theta + delta, p);
-    ++out.iterations;
     if (!f.weighted(trial, trial_r) || !(0.5 * trial_r.squaredNorm() < cost)) {
       lambda *= 4.0;
-      if (lambda > 1e12) break;  // no step lowers the cost: at a minimum to rounding
+      if (lambda > 1e12) {  // no step, however short, lowers the cost: at a minimum to rounding
+        out.converged = true;
+        break;
+      }
       continue;
     }
+    ++out.iterations;
     const double new_cost = 0.5 * trial_r.squaredNorm();
     const bool small_step = ((trial - theta).cwiseAbs().array() <= s.tolerance * p.scale.array()).all();
     const bool small_change = cost - new_cost <= s.tolerance * s.tolerance * cost;

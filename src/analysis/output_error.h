@@ -17,8 +17,10 @@
 //      relative_step·scale_k (forward or backward next to a bound); the step δ from
 //      (JᵀJ + λ D) δ = −Jᵀr, D = diag(JᵀJ) (Marquardt's scaling, floored so that a column
 //      of zeros gets a finite step); θ + δ clamped to the bounds; accepted when the cost ½‖r‖²
-//      falls (λ /= 3), else λ *= 4 and tried again. Ends when a step accepted changes no θ_k
-//      by more than `tolerance`·scale_k, or the cost by less than `tolerance`² relatively.
+//      falls (λ /= 3), else λ *= 4 and tried again. Converged when a step accepted changes no θ_k
+//      by more than `tolerance`·scale_k, or the cost by less than `tolerance`² relatively, or
+//      when λ passes 1e12 (no step however short lowers the cost); not converged after
+//      `max_iterations` accepted steps.
 //   3. Statistics at the estimate, on the linearised problem J δ ≈ −r (identification.h's
 //      solve_least_squares): σ̂² = ‖r‖²/(m − rank), cov = σ̂²(JᵀJ)⁺, the rank of J with
 //      unit-norm columns and the groups of parameters it does not determine, cond(J) with and
@@ -53,7 +55,7 @@ struct OutputErrorProblem {
 };
 
 struct OutputErrorSettings {
-  int max_iterations = 30;     // accepted or refused steps, per round of weights
+  int max_iterations = 30;     // accepted steps, per round of weights
   int reweightings = 2;        // rounds of step 1
   double relative_step = 1e-4; // of scale_k, for the differences
   double tolerance = 1e-5;
