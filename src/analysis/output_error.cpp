@@ -98,7 +98,15 @@ Round solve_round(Residuals& f, const OutputErrorProblem& p, const OutputErrorSe
     const double floor = 1e-12 * std::max(A.diagonal().maxCoeff(), 1e-300);
     Eigen::MatrixXd damped = A;
     for (Eigen::Index k = 0; k < A.rows(); ++k) damped(k, k) += lambda * std::max(A(k, k), floor);
-    const Eigen::VectorXd delta = damped.ldlt().solve(-g);
+    // A parameter on a bound that the gradient pushes beyond it stays there, out of the step:
+    // clamping its share of a joint step afterwards would leave the others' shares wrong.
+    Eigen::VectorXd rhs = -g;
+    for (Eigen::Index k = 0; k < A.rows(); ++k) {
+      const bool held = (theta[k] <= p.lower[k] && g[k] > 0.0) || (theta[k] >= p.upper[k] && g[k] < 0.0);
+      if (!held) continue;
+      damped.row(k).setZero(), damped.col(k).setZero(), damped(k, k) = 1.0, rhs[k] = 0.0;
+    }
+    const Eigen::VectorXd delta = damped.ldlt().solve(rhs);
     const Eigen::VectorXd trial = clamp(theta + delta, p);
     if (!f.weighted(trial, trial_r) || !(0.5 * trial_r.squaredNorm() < cost)) {
       lambda *= 4.0;
