@@ -121,8 +121,9 @@ std::vector<int> undetermined_groups(const Eigen::MatrixXd& NN, const Eigen::Vec
   return group;
 }
 
-// Steps 4 and 5 on the rows kept: estimate, σ̂, covariance, rank, condition numbers.
-void solve(const Eigen::MatrixXd& F, const Eigen::VectorXd& b, Fit& out) {
+}  // namespace
+
+void solve_least_squares(const Eigen::MatrixXd& F, const Eigen::VectorXd& b, Fit& out) {
   // Step 4 by QR with column pivoting, F P = Q R, then step 5 on R with its columns scaled to
   // those of Fs: F β = Q R_s γ with γ_k = ‖F e_{p_k}‖ β_{p_k}, so R_s and Fs share singular values.
   const Eigen::Index m = F.rows(), r = F.cols();
@@ -172,8 +173,6 @@ void solve(const Eigen::MatrixXd& F, const Eigen::VectorXd& b, Fit& out) {
   out.condition = s_unscaled[0] / s_unscaled[r - 1];
 }
 
-}  // namespace
-
 Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectories& data, double min_speed) {
   Observations o = observations(regressor, data, base.independent);
   std::size_t left_out = 0;
@@ -199,7 +198,7 @@ Fit fit(Regressor& regressor, const BaseParameters& base, const JointTrajectorie
   out.base = base;
   out.observations = static_cast<std::size_t>(m);
   out.left_out = left_out;
-  solve(o.F, o.b, out);
+  solve_least_squares(o.F, o.b, out);
   out.model_value = base.of(regressor.model_values());
   return out;
 }

@@ -103,6 +103,12 @@ struct Fit {
 // a rank it finds deficient is the data's, not rounding (cond(Fs) of 1e9 would make σ̂ a
 // billion times the noise).
 inline constexpr double kRankTolerance = 1e-9;
+// Steps 4 and 5 on any observation matrix F and vector b: β̂ (minimum-norm where F's rank is
+// deficient), σ̂, covariance, rank, the undetermined groups and both condition numbers; `base`
+// and the counts are left to the caller. Also the statistics of a Gauss–Newton step at the
+// optimum of a nonlinear fit (output_error.h: F the Jacobian, b the residual).
+void solve_least_squares(const Eigen::MatrixXd& F, const Eigen::VectorXd& b, Fit& out);
+
 // Rows of a joint moving slower than `min_speed` (rad/s or m/s) are left out of the fit: there
 // the model's sign(q̇) cannot say which way dry friction acts (a joint at rest holds any load
 // below it), and one such row can weigh more than many good ones. 0 keeps every row, as

@@ -64,9 +64,32 @@ void strip_prefix(YAML::Node root, const std::string& prefix) {
             item[key] = item[key].Scalar().substr(prefix.size());
 }
 
-std::string part_text(YAML::Node root, const std::string& header);
-
 }  // namespace
+
+std::string part_text(YAML::Node root, const std::string& header) {
+  for (const char* list : {"bodies", "manipulators"}) {
+    if (!root[list] || !root[list].IsSequence()) continue;
+    for (YAML::Node item : root[list]) {
+      item.remove("derived");
+      if (item["links"] && item["links"].IsSequence())
+        for (YAML::Node link : item["links"]) link.remove("derived");
+    }
+  }
+  std::vector<std::string> names;
+  collect_names(root, names);
+  if (!names.empty()) {
+    std::string prefix = names.front().substr(0, names.front().find('/') == std::string::npos ? 0 : names.front().find('/') + 1);
+    for (const std::string& n : names)
+      if (prefix.empty() || n.rfind(prefix, 0) != 0 || n.size() == prefix.size()) prefix.clear();
+    if (!prefix.empty()) strip_prefix(root, prefix);
+  }
+  YAML::Node part(YAML::NodeType::Map);
+  for (const char* key : {"bodies", "joints", "manipulators", "thrusters"})
+    if (root[key] && root[key].IsSequence() && root[key].size() > 0) part[key] = root[key];
+  YAML::Emitter out;
+  out << part;
+  return header + out.c_str() + "\n";
+}
 
 std::string identified_part(const scenario::Scenario& scenario, const analysis::Regressor& regressor, const analysis::Fit& fit,
                             const std::string& header) {
@@ -151,36 +174,5 @@ std::string drag_part(const scenario::Scenario& scenario, const std::string& bod
   if (!it->p_BoBcd_B.isZero(0.0)) set(root, path + ".center_of_drag", c);
   return part_text(root, header);
 }
-
-namespace {
-
-// The part of a resolved scenario's tree: its bodies, joints, manipulators and thrusters, with
-// `derived` blocks removed and the prefix every name shares stripped.
-std::string part_text(YAML::Node root, const std::string& header) {
-  for (const char* list : {"bodies", "manipulators"}) {
-    if (!root[list] || !root[list].IsSequence()) continue;
-    for (YAML::Node item : root[list]) {
-      item.remove("derived");
-      if (item["links"] && item["links"].IsSequence())
-        for (YAML::Node link : item["links"]) link.remove("derived");
-    }
-  }
-  std::vector<std::string> names;
-  collect_names(root, names);
-  if (!names.empty()) {
-    std::string prefix = names.front().substr(0, names.front().find('/') == std::string::npos ? 0 : names.front().find('/') + 1);
-    for (const std::string& n : names)
-      if (prefix.empty() || n.rfind(prefix, 0) != 0 || n.size() == prefix.size()) prefix.clear();
-    if (!prefix.empty()) strip_prefix(root, prefix);
-  }
-  YAML::Node part(YAML::NodeType::Map);
-  for (const char* key : {"bodies", "joints", "manipulators", "thrusters"})
-    if (root[key] && root[key].IsSequence() && root[key].size() > 0) part[key] = root[key];
-  YAML::Emitter out;
-  out << part;
-  return header + out.c_str() + "\n";
-}
-
-}  // namespace
 
 }  // namespace uwsim::app

@@ -19,6 +19,8 @@
 // naming the body or joint: such estimates say the data or the model need another look.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 
 #include "analysis/identification.h"
@@ -39,5 +41,11 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
 // written out. Throws std::runtime_error for a body the scenario lacks.
 std::string drag_part(const scenario::Scenario& scenario, const std::string& body, int axis, double quadratic, double linear,
                       const std::string& header);
+
+// The part a resolved scenario's YAML `root` makes (its bodies, joints, manipulators and
+// thrusters, `derived` blocks removed, the name prefix they all share removed), as YAML text
+// after `header`. What identified_part writes, after setting the new values in `root`; also
+// sim identify --vehicle's part (identify_vehicle_command.h).
+std::string part_text(YAML::Node root, const std::string& header);
 
 }  // namespace uwsim::app

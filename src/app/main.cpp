@@ -15,6 +15,7 @@
 #include "app/describe_command.h"
 #include "app/exit_codes.h"
 #include "app/identify_command.h"
+#include "app/identify_vehicle_command.h"
 #include "app/linearize_command.h"
 #include "app/number_option.h"
 #include "app/replay_command.h"
@@ -108,6 +109,8 @@ int compare_main(std::vector<char*> args, const std::string& command_line) {
 }
 
 int identify_main(std::vector<char*> args, const std::string& command_line) {
+  if (std::find_if(args.begin(), args.end(), [](const char* a) { return std::string(a) == "--vehicle"; }) != args.end())
+    return uwsim::app::identify_vehicle_main(args, command_line);
   CLI::App cli{"sim identify — dynamic parameters from measurements.\n"
                "Usage: sim identify SCENARIO.yaml DATA.(h5|csv) [--validate DATA] [options]\n"
                "         base parameters of the scenario's arm from joint positions and motor currents (or efforts)\n"

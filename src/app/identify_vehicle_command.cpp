@@ -1,0 +1,339 @@
+#include "app/identify_vehicle_command.h"
+
+#include <CLI/CLI.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <optional>
+
+#include "analysis/output_error.h"
+#include "app/exit_codes.h"
+#include "app/identified_part.h"
+#include "app/number_option.h"
+#include "app/operating_point.h"
+#include "app/series_files.h"
+#include "app/stop_signals.h"
+#include "app/text_output.h"
+#include "app/vehicle_fit.h"
+#include "model/build_model.h"
+#include "output/output_file.h"
+#include "scenario/printable.h"
+#include "scenario/sections.h"
+
+namespace uwsim::app {
+
+namespace {
+
+struct Options {
+  std::vector<std::string> records, validations;  // pairs: scenario, measured
+  std::vector<std::string> unknowns, overrides;
+  std::string body, output, write_part, command_line;
+  double window = 4.0;
+  std::optional<double> from, to;
+  int max_iterations = 30;
+};
+
+// Bounds: the Jacobian holds residuals × unknowns doubles (2·10⁶ × 30: 480 MB at most), and each
+// of its columns costs two simulations of every window.
+constexpr std::size_t kMaxUnknowns = 30;
+constexpr std::size_t kMaxResiduals = 2'000'000;
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "sim identify: error: %s\n", scenario::shown(message, scenario::kMaxMessageCharacters).c_str());
+  return kBadInput;
+}
+
+// The vehicle: the body named, or the scenario's one free body without children.
+int vehicle_body(const scenario::Scenario& sc, const std::string& wanted, std::string& why) {
+  const dynamics::Model m = model::build_model(sc);
+  std::vector<int> free;
+  for (std::size_t b = 0; b < m.bodies.size(); ++b)
+    if (m.bodies[b].is_lone_free() && (wanted.empty() || m.bodies[b].name == wanted)) free.push_back(static_cast<int>(b));
+  if (!m.controllers.empty()) return why = "it has controllers; sim identify --vehicle fits an open-loop vehicle driven by its inputs", -1;
+  if (!m.connectors.empty()) return why = "it has connectors; sim identify --vehicle fits one free vehicle", -1;
+  if (free.size() != 1)
+    return why = wanted.empty() ? "it has " + std::to_string(free.size()) + " free bodies without joints; name the vehicle with --body"
+                                : "it has no free body '" + scenario::shown(wanted) + "' without joints",
+           -1;
+  const std::string& name = m.bodies[static_cast<std::size_t>(free[0])].name;
+  for (std::size_t b = 0; b < sc.bodies.size(); ++b)
+    if (sc.bodies[b].name == name) return static_cast<int>(b);
+  return why = "its vehicle is not among its bodies", -1;
+}
+
+std::string row(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string row(const char* format, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  return buffer;
+}
+
+std::string rmse_lines(const std::vector<Recording>& recs, const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior,
+                       const Eigen::VectorXd& estimate, const char* what) {
+  std::string out;
+  for (const bool whole : {false, true}) {
+    out += std::string("RMSE on the ") + what + " recordings, " +
+           (whole ? "free run from the first sample:\n" : "windows restarted from the measurement:\n");
+    out += row("  %-40s %-8s", "recording", "model");
+    for (int k = 0; k < kOutputs; ++k) out += row(" %9s", (std::string(output_name(k)) + " [" + output_units(k) + "]").c_str() + 0);
+    out += "\n";
+    for (const Recording& r : recs) {
+      for (const bool fitted : {false, true}) {
+        const Simulated s = simulate_recording(r, params, fitted ? estimate : prior, whole, &StopSignals::requested());
+        out += row("  %-40s %-8s", scenario::printable(r.measured_path).substr(0, 40).c_str(), fitted ? "fitted" : "scenario");
+        if (!s.ok) {
+          out += " diverged: " + scenario::shown(s.message) + "\n";
+          continue;
+        }
+        const Eigen::VectorXd e = output_rmse(r, s);
+        for (int k = 0; k < kOutputs; ++k) out += row(" %9s", std::isfinite(e[k]) ? format_value(e[k], 3).c_str() : "-");
+        out += "\n";
+      }
+    }
+  }
+  return out;
+}
+
+std::string report(const Options& o, const std::vector<Recording>& train, const std::vector<Recording>& test,
+                   const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior, const analysis::OutputErrorFit& f) {
+  std::size_t windows = 0;
+  for (const Recording& r : train) windows += r.windows.size();
+  std::string out = "sim identify --vehicle: body '" + scenario::printable(train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name) +
+                    "', " + std::to_string(params.size()) + " unknowns, " + std::to_string(train.size()) + " recordings in " +
+                    std::to_string(windows) + " windows of up to " + format_value(o.window, 3) + " s, " + std::to_string(f.residuals) +
+                    " residuals; " + std::to_string(f.iterations) + " Levenberg–Marquardt iterations, " + std::to_string(f.evaluations) +
+                    " simulations of every window; " + (f.converged ? "converged" : "NOT converged (the iteration limit or no step lowering the cost)") + "\n";
+  out += "residuals weighted by 1/RMS of each output; weighted residual σ = " + format_value(f.sigma, 4) + "; rank of J " +
+         std::to_string(f.rank) + " of " + std::to_string(params.size()) + "; cond(J) = " + format_value(f.condition, 3) +
+         " (columns scaled to unit norm: " + format_value(f.scaled_condition, 3) + ")\n";
+  out += row("  %3s  %-22s %13s %11s %9s %13s  %-7s %s\n", "#", "parameter", "estimate", "σ", "σ/|est|", "scenario", "units", "");
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    const double e = f.estimate[i], s = f.std_dev[i];
+    const std::string rel = std::abs(e) > 0 && std::isfinite(s) ? format_value(100.0 * s / std::abs(e), 3) + " %" : "-";
+    std::string note = f.identified[k] ? "" : "NOT IDENTIFIED: the data cannot tell it from 0 or from twice its size";
+    if (f.at_bound[k]) note += note.empty() ? "at its bound" : "; at its bound";
+    out += row("  %3zu  %-22s %13s %11s %9s %13s  %-7s %s\n", k + 1, params[k].name.c_str(), format_value(e).c_str(),
+               format_value(s, 3).c_str(), rel.c_str(), format_value(prior[i]).c_str(), params[k].units.c_str(), note.c_str());
+  }
+  for (const std::vector<int>& group : f.undetermined) {
+    out += "  not determined by the data" + std::string(group.size() > 1 ? " (only a combination of them):" : " (no residual depends on it):");
+    for (int k : group) out += " " + params[static_cast<std::size_t>(k)].name;
+    out += "\n";
+  }
+  std::string pairs;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    for (std::size_t j = i + 1; j < params.size(); ++j) {
+      const double c = f.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+      if (std::abs(c) >= 0.9) pairs += "  " + params[i].name + " – " + params[j].name + ": " + format_value(c, 3) + "\n";
+    }
+  out += pairs.empty() ? "no two estimates correlated by 0.9 or more\n" : "estimates correlated by 0.9 or more (the data tell them apart poorly):\n" + pairs;
+  out += "\n" + rmse_lines(train, params, prior, f.estimate, "training");
+  if (!test.empty()) out += "\n" + rmse_lines(test, params, prior, f.estimate, "validation");
+  return out;
+}
+
+// The first scenario's vehicle part with the identified estimates (the scenario's values for
+// those not identified). Throws std::runtime_error when a value cannot be written.
+std::string fitted_part(const Recording& r, const std::vector<VehicleParameter>& params, const analysis::OutputErrorFit& f,
+                        const std::string& header) {
+  YAML::Node root = YAML::Load(r.scenario.resolved_yaml);
+  scenario::Scenario sc = r.scenario;
+  std::string notes;
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    if (!f.identified[k]) continue;
+    apply_parameter(params[k], f.estimate[static_cast<Eigen::Index>(k)], sc, r.body);
+    if (params[k].kind == VehicleParameterKind::delay)
+      notes += "# delay " + format_value(f.estimate[static_cast<Eigen::Index>(k)], 4) + " s: the inputs reach the vehicle that much later "
+               "(not a key of the part: delay the input channels).\n";
+  }
+  const model::BodySpec& b = sc.bodies[static_cast<std::size_t>(r.body)];
+  YAML::Node body;
+  for (YAML::Node item : root["bodies"])
+    if (item["name"] && item["name"].Scalar() == b.name) body = item;
+  if (!body) throw std::runtime_error("cannot find body '" + b.name + "' in the scenario's YAML");
+  const auto flow = [](YAML::Node n) { return n.SetStyle(YAML::EmitterStyle::Flow), n; };
+  const bool diagonal = b.added_mass_B.isApprox(Eigen::Matrix<double, 6, 6>(b.added_mass_B.diagonal().asDiagonal()), 0.0);
+  body["linear_damping"] = flow(scenario::yaml_list(b.linear_damping));
+  body["quadratic_damping"] = flow(scenario::yaml_list(b.quadratic_damping));
+  body["added_mass"] = diagonal ? flow(scenario::yaml_list(b.added_mass_B.diagonal())) : flow(scenario::yaml_rows(b.added_mass_B));
+  body["center_of_gravity"] = flow(scenario::yaml_list(b.p_BoBcm_B));
+  body["center_of_buoyancy"] = flow(scenario::yaml_list(b.p_BoBcb_B));
+  body["volume"] = scenario::yaml_number(b.volume);
+  for (std::size_t t = 0; t < sc.thrusters.size() && root["thrusters"]; ++t) {
+    YAML::Node node = root["thrusters"][t];
+    const actuation::ThrusterParameters& th = sc.thrusters[t].thruster;
+    if (th.time_constant > 0) node["time_constant"] = scenario::yaml_number(th.time_constant);
+    if (std::isfinite(th.max_thrust) && node["max_thrust"]) node["max_thrust"] = scenario::yaml_number(th.max_thrust);
+    if (node["gain"]) node["gain"] = scenario::yaml_number(th.gain);
+    if (node["propeller"] && node["propeller"].IsMap()) {
+      node["propeller"]["thrust_coefficient"] = scenario::yaml_number(th.thrust_coefficient);
+      if (node["propeller"]["advance_coefficient"]) node["propeller"]["advance_coefficient"] = scenario::yaml_number(th.advance_coefficient);
+    }
+    if (node["table"] && node["table"].IsMap()) {
+      std::size_t i = 0;  // the table's points in the reader's order: reverse, then forward
+      for (const char* side : {"reverse", "forward"})
+        for (YAML::Node point : node["table"][side]) {
+          if (i >= th.thrust_table.y.size()) throw std::runtime_error("thruster '" + th.name + "': its table does not read back in order");
+          point[1] = scenario::yaml_number(th.thrust_table.y[i++]);
+        }
+    } else if (node["table"]) {
+      throw std::runtime_error("thruster '" + th.name + "': a thrust table given by name cannot be scaled in the part");
+    }
+  }
+  return part_text(root, header + notes);
+}
+
+int run(const Options& o) {
+  const StopSignals signals;
+  const auto load = [&](const std::vector<std::string>& pairs, std::vector<Recording>& out) -> bool {
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+      Recording r;
+      r.scenario_path = pairs[i], r.measured_path = pairs[i + 1];
+      const auto sc = load_or_report(r.scenario_path, o.overrides);
+      if (!sc) return false;
+      r.scenario = *sc;
+      std::string why;
+      r.body = vehicle_body(r.scenario, o.body, why);
+      if (r.body < 0) return fail(r.scenario_path + ": " + why), false;
+      try {
+        read_recording(r, o.window, o.from, o.to);
+      } catch (const InputError& e) {
+        for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
+        return false;
+      }
+      out.push_back(std::move(r));
+    }
+    return true;
+  };
+  std::vector<Recording> train, test;
+  if (!load(o.records, train) || !load(o.validations, test)) return kBadInput;
+  for (const Recording& r : test)
+    if (r.scenario.bodies[static_cast<std::size_t>(r.body)].name != train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name)
+      return fail(r.scenario_path + ": its vehicle is not the training recordings' '" + train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name + "'");
+  output::InputFiles inputs;
+  for (const auto* list : {&train, &test})
+    for (const Recording& r : *list) inputs.add(r.scenario.input_files), inputs.add(r.measured_path);
+  std::optional<output::OutputFile> report_file, part_file;
+  try {
+    if (!o.output.empty()) report_file.emplace(o.output, "-o", inputs, o.command_line);
+    if (!o.write_part.empty()) part_file.emplace(o.write_part, "--write-part", inputs, o.command_line);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  std::vector<VehicleParameter> params;
+  for (const std::string& name : o.unknowns) {
+    std::string why;
+    const auto p = vehicle_parameter(name, train.front().scenario, train.front().body, why);
+    if (!p) return fail(why);
+    for (const VehicleParameter& q : params)
+      if (q.name == name) return fail("--unknown " + name + " is given twice");
+    params.push_back(*p);
+  }
+  if (params.empty()) return fail("no --unknown: name the parameters to fit (" + vehicle_parameter_names() + ")");
+  if (params.size() > kMaxUnknowns) return fail("at most " + std::to_string(kMaxUnknowns) + " unknowns");
+  analysis::OutputErrorProblem problem;
+  const auto n = static_cast<Eigen::Index>(params.size());
+  problem.initial.resize(n), problem.scale.resize(n), problem.lower.resize(n), problem.upper.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const VehicleParameter& p = params[static_cast<std::size_t>(k)];
+    problem.initial[k] = p.initial, problem.lower[k] = p.lower, problem.upper[k] = p.upper;
+    problem.scale[k] = std::max(p.scale, std::abs(p.initial));
+  }
+  problem.group = residual_groups(train);
+  if (problem.group.size() > kMaxResiduals)
+    return fail(std::to_string(problem.group.size()) + " residuals: sim identify --vehicle takes at most " + std::to_string(kMaxResiduals) +
+                " (samples × outputs); choose a span with --from and --to, or bin the measurement");
+  // Noise floors: 1 mm/s, 1 mrad/s, 1 mrad: below any motion capture's resolution.
+  problem.noise_floor = Eigen::VectorXd::Constant(kOutputs, 1e-3);
+  std::string diverged;
+  problem.residual = [&](const Eigen::VectorXd& theta, Eigen::VectorXd& r) {
+    std::vector<double> all;
+    all.reserve(problem.group.size());
+    for (const Recording& rec : train) {
+      const Simulated s = simulate_recording(rec, params, theta, false, &StopSignals::requested());
+      if (!s.ok) return diverged = rec.measured_path + ": " + s.message, false;
+      append_residuals(rec, s, all);
+    }
+    r = Eigen::Map<const Eigen::VectorXd>(all.data(), static_cast<Eigen::Index>(all.size()));
+    return true;
+  };
+  problem.stop = &StopSignals::requested();
+  analysis::OutputErrorSettings settings;
+  settings.max_iterations = o.max_iterations;
+  analysis::OutputErrorFit f;
+  std::string text;
+  try {
+    f = analysis::fit_output_error(problem, settings);
+    text = report(o, train, test, params, problem.initial, f);
+  } catch (const analysis::OutputErrorInterrupted&) {
+    return report_interrupted();
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "sim identify: error: %s%s\n", e.what(), diverged.empty() ? "" : (": " + scenario::shown(diverged)).c_str());
+    return kNumericalFailure;
+  }
+  if (StopSignals::requested()) return report_interrupted();
+  std::string part;
+  if (part_file) {
+    const std::string header = "# Fitted by sim identify --vehicle (output error, multiple shooting) to " + std::to_string(train.size()) +
+                               " recordings, first " + train.front().measured_path + " with " + train.front().scenario_path +
+                               ";\n# the estimates the data identify, the scenario's values for the rest.\n";
+    try {
+      part = fitted_part(train.front(), params, f, header);
+    } catch (const std::exception& e) {
+      return fail(std::string("--write-part: ") + e.what());
+    }
+  }
+  try {
+    if (report_file) report_file->write(text);
+    else std::fputs(text.c_str(), stdout);
+    if (part_file) part_file->write(part);
+  } catch (const std::exception& e) {
+    fail(e.what());
+    return exit_code_for(e);
+  }
+  return kDone;
+}
+
+}  // namespace
+
+int identify_vehicle_main(std::vector<char*> args, const std::string& command_line) {
+  CLI::App cli{"sim identify --vehicle — a free vehicle's parameters from whole recordings (output error, multiple shooting).\n"
+               "Usage: sim identify --vehicle --record SCENARIO.yaml MEASURED.(csv|h5) [--record ...] --unknown NAME [--unknown ...]\n"
+               "         [--validate SCENARIO.yaml MEASURED] [--window S] [-o REPORT] [--write-part PART.yaml]"};
+  Options o;
+  bool vehicle = false;
+  double from = 0.0, to = 0.0;
+  const CLI::Validator output_name([](std::string& s) { return s.empty() ? std::string("an empty name is no file; give a file name") : std::string(); },
+                                   "FILE");
+  cli.add_flag("--vehicle", vehicle, "fit a free vehicle to recordings (this mode)")->required();
+  cli.add_option("--record", o.records, "a training recording: its scenario (inputs replayed by CSV channels) and its measured file")
+      ->expected(2)->take_all()->required();
+  cli.add_option("--validate", o.validations, "a held-out recording, predicted with the fitted parameters")->expected(2)->take_all();
+  cli.add_option("--unknown", o.unknowns, "a parameter to fit: " + vehicle_parameter_names())->delimiter(',')->required();
+  cli.add_option("--body", o.body, "the vehicle (default: the scenario's one free body)");
+  cli.add_option("--window", o.window, "length of the simulated windows (s)")->check(positive("seconds"))->capture_default_str();
+  auto* from_opt = cli.add_option("--from", from, "use samples from this time on (s)")->check(any_finite("seconds"));
+  auto* to_opt = cli.add_option("--to", to, "use samples up to this time (s)")->check(any_finite("seconds"));
+  cli.add_option("--max-iterations", o.max_iterations, "Levenberg–Marquardt iterations per round of weights")
+      ->check(number_in({.low = 1, .high = 1000, .integer = true}))->capture_default_str();
+  cli.add_option("--set", o.overrides, "override a value of every scenario, as for sim run (repeatable)")->allow_extra_args(false);
+  cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(output_name);
+  cli.add_option("--write-part", o.write_part, "write the vehicle with the fitted values as a part FILE.yaml")->check(output_name);
+  try {
+    cli.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e) == 0 ? kDone : kBadInput;
+  }
+  if (!from_opt->empty()) o.from = from;
+  if (!to_opt->empty()) o.to = to;
+  o.command_line = command_line;
+  return run(o);
+}
+
+}  // namespace uwsim::app

@@ -1,0 +1,236 @@
+// sim identify --vehicle on recordings made by sim itself from known parameters (the BlueROV2
+// Heavy driven by a CSV of motor PWM steps and sines), degraded as real logs are: binned to
+// 0.2 s means, the inputs reaching the vehicle 0.3 s after the log says, noise, the heading
+// zeroed at the start. The fit must find the known values back within its reported
+// uncertainty; a fit to the clean recording to tight tolerance, with sway damping (no sway in
+// the recording) reported as not determined; a model without the delay leaves residuals above
+// the noise.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "spatial/rotation.h"
+#include "support/recording.h"
+#include "support/sim_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using uwsim::test::fresh_dir;
+using uwsim::test::run_sim;
+
+const std::string kPart = std::string(UWSIM_SOURCE_DIR) + "/scenarios/vehicles/bluerov2_heavy.yaml";
+
+// Motor PWM over 24 s: surge steps (motors 1–4), heave steps (5–8) and a pitching sine (5–8).
+// The part's centre of buoyancy is raised to 3 cm above the CG here: with its own 1 cm the
+// surge steps pitch it over (issue 38), and Euler-angle residuals near ±90° of pitch are
+// meaningless.
+std::string inputs_csv(double shift) {
+  std::string out = "time,m1,m2,m3,m4,m5,m6,m7,m8\n";
+  for (int k = 0; k <= 480; ++k) {
+    const double t = 0.05 * k;
+    const double surge = (t < 2 ? 0 : t < 8 ? 70 : t < 12 ? -60 : t < 18 ? 90 : 0);
+    const double heave = (t < 4 ? 0 : t < 10 ? 80 : t < 14 ? -70 : t < 20 ? 50 : 0);
+    const double pitch = 40.0 * std::sin(2 * M_PI * t / 5.0);
+    const double m[8] = {1500 - surge, 1500 - surge, 1500 + surge, 1500 + surge,
+                         1500 + heave + pitch, 1500 + heave + pitch, 1500 + heave - pitch, 1500 + heave - pitch};
+    std::ostringstream row;
+    row.precision(10);
+    row << t + shift;
+    for (double v : m) row << "," << v;
+    out += row.str() + "\n";
+  }
+  return out;
+}
+
+std::string scenario_yaml(const std::string& inputs) {
+  std::string y = "name: identify_vehicle_test\nsimulation: {duration: 24.0, integrator: rk4, step: 0.005, output_rate: 50.0}\n"
+                  "include:\n  - file: " + kPart + "\n    name: heavy\n    position: [0.0, 0.0, 5.0]\n    set:\n"
+                  "      bodies.rov.center_of_buoyancy: [0.0, 0.0, -0.03]\n";
+  for (int k = 1; k <= 8; ++k) y += "      thrusters.motor" + std::to_string(k) + ".input: m" + std::to_string(k) + "\n";
+  y += "inputs:\n";
+  for (int k = 1; k <= 8; ++k)
+    y += "  - {name: m" + std::to_string(k) + ", type: csv, file: " + inputs + ", column: m" + std::to_string(k) +
+         ", interpolation: hold, units: us}\n";
+  return y;
+}
+
+// The truth: damping and volume off the part's values; the initial heading 1 rad.
+const std::vector<std::string> kTruth = {"bodies.heavy/rov.linear_damping=[20.0, 0.0, 40.0, 0.0, 0.8, 0.0]",
+                                         "bodies.heavy/rov.quadratic_damping=[100.0, 217.0, 150.0, 1.192, 0.47, 1.5]",
+                                         "bodies.heavy/rov.volume=0.01345", "bodies.heavy/rov.initial.rpy=[0.0, 0.0, 1.0]"};
+
+struct Degrade {
+  double bin = 0.0;      // s; 0: every sample as recorded
+  double noise = 0.0;    // m/s, rad/s; angles get 0.6 of it (rad)
+  bool zero_heading = false;
+};
+
+// The measured CSV of a recording.
+std::string measured_csv(const uwsim::test::Recording& rec, const Degrade& g, unsigned seed) {
+  const int b = rec.body("heavy/rov");
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> n(0.0, 1.0);
+  const char* names[9] = {"u", "v", "w", "p", "q", "r", "roll", "pitch", "yaw"};
+  std::string out = "time";
+  for (int k = 0; k < 9; ++k) out += std::string(",bodies/heavy/rov/") + (k < 6 ? "velocity/" : "euler/") + names[k];
+  out += ",bodies/heavy/rov/position/down\n";
+  const double yaw0 = uwsim::spatial::euler_zyx_from_rotation(rec.bodies[0][static_cast<std::size_t>(b)].R_WB)[2];
+  const auto sample = [&](std::size_t k) {
+    const auto& s = rec.bodies[k][static_cast<std::size_t>(b)];
+    std::array<double, 10> v{};
+    for (int i = 0; i < 6; ++i) v[static_cast<std::size_t>(i)] = s.nu[i];
+    const Eigen::Vector3d e = uwsim::spatial::euler_zyx_from_rotation(s.R_WB);
+    for (int i = 0; i < 3; ++i) v[static_cast<std::size_t>(6 + i)] = e[i];
+    if (g.zero_heading) v[8] = std::remainder(v[8] - yaw0, 2 * M_PI);
+    v[9] = s.p_WB.z();
+    return v;
+  };
+  const double dt = rec.t[1] - rec.t[0];
+  const auto per_bin = static_cast<std::size_t>(std::lround(g.bin > 0 ? g.bin / dt : 1.0));
+  for (std::size_t k0 = 0; k0 + per_bin <= rec.t.size(); k0 += per_bin) {
+    std::array<double, 10> mean{};
+    double t = 0.0;
+    for (std::size_t k = k0; k < k0 + per_bin; ++k) {
+      const auto v = sample(k);
+      for (std::size_t i = 0; i < 10; ++i) mean[i] += v[i] / static_cast<double>(per_bin);
+      t += rec.t[k] / static_cast<double>(per_bin);
+    }
+    std::ostringstream row;
+    row.precision(12);
+    row << t;
+    for (std::size_t i = 0; i < 10; ++i) row << "," << mean[i] + (i < 9 ? g.noise * (i >= 6 ? 0.6 : 1.0) * n(rng) : 0.0);
+    out += row.str() + "\n";
+  }
+  return out;
+}
+
+struct Estimate {
+  double value = NAN, sd = NAN;
+  bool identified = false;
+};
+
+// The report's parameter table.
+std::map<std::string, Estimate> estimates(const std::string& report) {
+  std::map<std::string, Estimate> out;
+  std::istringstream in(report);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    int index = 0;
+    std::string name, value, sd;
+    if (!(cells >> index >> name >> value >> sd)) continue;
+    Estimate e;
+    e.value = std::strtod(value.c_str(), nullptr);
+    e.sd = std::strtod(sd.c_str(), nullptr);
+    e.identified = line.find("NOT IDENTIFIED") == std::string::npos;
+    out[name] = e;
+  }
+  return out;
+}
+
+struct Made {
+  fs::path dir;
+};
+
+// Records the truth into `dir` (truth.yaml reads inputs shifted by `lag`; the fit's
+// scenario.yaml the log's own inputs.csv) and writes measured.csv.
+void make_recording(const fs::path& dir, double lag, const Degrade& g, unsigned seed, const std::string& stem) {
+  uwsim::test::write_file(dir / (stem + ".inputs.csv"), inputs_csv(0.0));
+  uwsim::test::write_file(dir / (stem + ".lagged.csv"), inputs_csv(lag));
+  uwsim::test::write_file(dir / (stem + ".truth.yaml"), scenario_yaml(stem + ".lagged.csv"));
+  uwsim::test::write_file(dir / (stem + ".yaml"), scenario_yaml(stem + ".inputs.csv"));
+  const uwsim::test::Recording rec = uwsim::test::record((dir / (stem + ".truth.yaml")).string(), kTruth);
+  uwsim::test::write_file(dir / (stem + ".measured.csv"), measured_csv(rec, g, seed));
+}
+
+const char* kUnknowns =
+    "--unknown linear_damping/u,quadratic_damping/u,linear_damping/w,quadratic_damping/w,volume,delay,linear_damping/v";
+
+}  // namespace
+
+TEST_CASE("identify --vehicle: an undegraded recording gives the known damping and volume back to tight tolerance") {
+  const fs::path dir = fresh_dir("identify_vehicle_clean");
+  make_recording(dir, 0.0, {}, 1, "a");
+  const auto r = run_sim(std::string("identify --vehicle --record a.yaml a.measured.csv ") + kUnknowns, dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  auto e = estimates(r.output);
+  CHECK(e["linear_damping/u"].value == doctest::Approx(20.0).epsilon(2e-3));
+  CHECK(e["quadratic_damping/u"].value == doctest::Approx(100.0).epsilon(2e-3));
+  CHECK(e["linear_damping/w"].value == doctest::Approx(40.0).epsilon(2e-3));
+  CHECK(e["quadratic_damping/w"].value == doctest::Approx(150.0).epsilon(2e-3));
+  CHECK(e["volume"].value == doctest::Approx(0.01345).epsilon(1e-4));
+  CHECK(std::abs(e["delay"].value) < 2e-3);
+  // No sway at all: nothing depends on sway damping.
+  CHECK_FALSE(e["linear_damping/v"].identified);
+  CHECK(r.output.find("not determined by the data (no residual depends on it): linear_damping/v") != std::string::npos);
+}
+
+TEST_CASE("identify --vehicle: binned, lagged, noisy recordings with a zeroed heading are identified within their uncertainty") {
+  const fs::path dir = fresh_dir("identify_vehicle_degraded");
+  const Degrade g{0.2, 0.005, true};
+  make_recording(dir, 0.3, g, 11, "a");
+  make_recording(dir, 0.3, g, 12, "b");
+  const auto r = run_sim(std::string("identify --vehicle --record a.yaml a.measured.csv --validate b.yaml b.measured.csv "
+                                     "--write-part fitted.yaml ") + kUnknowns, dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  auto e = estimates(r.output);
+  const std::map<std::string, double> truth = {{"linear_damping/u", 20.0}, {"quadratic_damping/u", 100.0}, {"linear_damping/w", 40.0},
+                                               {"quadratic_damping/w", 150.0}, {"volume", 0.01345}, {"delay", 0.3}};
+  for (const auto& [name, value] : truth) {
+    INFO(name);
+    CHECK(e[name].identified);
+    CHECK(std::abs(e[name].value - value) <= 3.0 * e[name].sd);
+  }
+  // Not checked here: sway damping. With noise, each window restarts from a noisy sway speed
+  // the model then lets decay, and the fit "sees" sway damping in the noise (errors in the
+  // restart state; found 77 ± 13 kg/s against 0 on this recording): a known limitation,
+  // README "Fitting a vehicle". The noise-free case above reports it as undetermined.
+  // The part holds the fitted damping (the scenario's sway damping, not identified).
+  const std::string part = uwsim::test::read_bytes(dir / "fitted.yaml");
+  CHECK(part.find("linear_damping: [") != std::string::npos);
+  CHECK(part.find("motor8") != std::string::npos);
+}
+
+TEST_CASE("identify --vehicle: a wrong model is not hidden: without the delay the residuals stay above the noise") {
+  // The same degraded recording fitted without `delay`: surge and heave RMSE on the windows
+  // well above the 0.005 m/s noise; with it, at the noise.
+  const fs::path dir = fresh_dir("identify_vehicle_wrong");
+  make_recording(dir, 0.3, {0.0, 0.005, false}, 21, "a");
+  const auto with = run_sim(std::string("identify --vehicle --record a.yaml a.measured.csv ") + kUnknowns, dir);
+  const auto without = run_sim("identify --vehicle --record a.yaml a.measured.csv "
+                               "--unknown linear_damping/u,quadratic_damping/u,linear_damping/w,quadratic_damping/w,volume", dir);
+  REQUIRE(with.exit_code == 0);
+  REQUIRE(without.exit_code == 0);
+  // The first "fitted" row of the windows' table: u is its first number.
+  const auto fitted_u = [](const std::string& report) {
+    const auto at = report.find(" fitted ");
+    std::istringstream cells(report.substr(at + 8));
+    double u = NAN;
+    cells >> u;
+    return u;
+  };
+  INFO(with.output);
+  INFO(without.output);
+  CHECK(fitted_u(with.output) < 0.0065);
+  CHECK(fitted_u(without.output) > 1.5 * fitted_u(with.output));
+}
+
+TEST_CASE("identify --vehicle: a measured file without the velocities is refused, naming the series") {
+  const fs::path dir = fresh_dir("identify_vehicle_refused");
+  uwsim::test::write_file(dir / "in.csv", inputs_csv(0.0));
+  uwsim::test::write_file(dir / "s.yaml", scenario_yaml("in.csv"));
+  uwsim::test::write_file(dir / "m.csv", "time,bodies/heavy/rov/velocity/u\n0,0\n0.1,0\n0.2,nan\n");
+  const auto r = run_sim("identify --vehicle --record s.yaml m.csv --unknown volume", dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("m.csv") != std::string::npos);
+  const auto r2 = run_sim("identify --vehicle --record s.yaml s.yaml --unknown volume --write-part s.yaml", dir);
+  CHECK(r2.exit_code == 2);
+  CHECK(uwsim::test::read_bytes(dir / "s.yaml") == scenario_yaml("in.csv"));
+}
