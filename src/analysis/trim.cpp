@@ -50,7 +50,7 @@ void check_poseable(const dynamics::Model& model, const std::vector<VariableRef>
                     "e.g. bodies.rov.pitch, bodies.rov.w, inputs.surge");
   for (const dynamics::Controller& c : model.controllers)
     if (!dynamics::ControllerSet::memory_supported(c))
-      throw TrimError("controller '" + c.name + "': trim handles pid, pose_pd, thrust_allocation and "
+      throw TrimError("controller '" + c.name + "': trim handles pid, pose_pd, thrust_allocation, ardusub_mixer and "
                       "inverse_kinematics controllers; the path, transport and reference states of task_priority, "
                       "line_of_sight and base_control are not trim unknowns (linearise a simulated state instead: "
                       "sim linearize --at TIME)");

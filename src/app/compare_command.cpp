@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <numbers>
 #include <optional>
@@ -14,6 +15,8 @@
 #include "app/svg_plot.h"
 #include "app/text_output.h"
 #include "output/output_file.h"
+#include "scenario/printable.h"
+#include "scenario/read_csv.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::app {
@@ -41,6 +44,13 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return p == pattern.size();
 }
 
+// "--from 2 --to 5 s", "--from 2 s": the window asked for, as the messages and the report say it.
+std::string window_text(const CompareOptions& o) {
+  std::string text = o.from ? "--from " + format_value(*o.from) : "";
+  if (o.to) text += (text.empty() ? "" : " ") + std::string("--to ") + format_value(*o.to);
+  return text + " s";
+}
+
 constexpr UnitConversion kConversions[] = {
     {"deg", "rad", std::numbers::pi / 180.0}, {"deg/s", "rad/s", std::numbers::pi / 180.0},
     {"deg/s^2", "rad/s^2", std::numbers::pi / 180.0}, {"mm", "m", 1e-3}, {"cm", "m", 1e-2},
@@ -65,7 +75,8 @@ std::string table(const CompareOptions& o, const std::vector<Pair>& pairs) {
   for (const Pair& p : pairs) width = std::max(width, p.a->name.size());
   const bool shift = o.max_shift > 0.0;
   const bool windows_differ = std::any_of(pairs.begin(), pairs.end(), [&](const Pair& p) { return p.result.dtw_window != pairs.front().result.dtw_window; });
-  std::string out = "A: " + o.a + "\nB: " + o.b + "\nB − A at A's samples within both spans; DTW: mean |a − b| along the warping path\n\n";
+  std::string out = "A: " + o.a + "\nB: " + o.b + "\nB − A at A's samples within both spans" +
+                    (o.from || o.to ? " and " + window_text(o) : "") + "; DTW: mean |a − b| along the warping path\n\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-*s  %-8s %8s %16s %11s %11s %11s %8s %11s", static_cast<int>(width), "series", "units",
                 "samples", "span [s]", "RMSE", "max |e|", "mean e", "R", "DTW");
@@ -111,7 +122,10 @@ std::string csv(const std::vector<Pair>& pairs) {
 }
 
 std::string json(const CompareOptions& o, const std::vector<Pair>& pairs) {
-  std::string out = "{\n  \"a\": " + json_string(o.a) + ",\n  \"b\": " + json_string(o.b) + ",\n  \"series\": [";
+  std::string out = "{\n  \"a\": " + json_string(o.a) + ",\n  \"b\": " + json_string(o.b) + ",\n";
+  if (o.from) out += "  \"from\": " + json_number(*o.from) + ",\n";
+  if (o.to) out += "  \"to\": " + json_number(*o.to) + ",\n";
+  out += "  \"series\": [";
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const analysis::Comparison& c = pairs[i].result;
     out += std::string(i ? "," : "") + "\n    {\"name\": " + json_string(pairs[i].a->name) + ", \"b_name\": " + json_string(pairs[i].b.name) +
@@ -127,7 +141,10 @@ std::string json(const CompareOptions& o, const std::vector<Pair>& pairs) {
 }
 
 std::string figure(const Pair& p, const CompareOptions& o) {
-  Curve a{"A: " + o.a, "#1f77b4", p.a->time, p.a->values}, b{"B: " + o.b, "#d62728", p.b.time, p.b.values, true};
+  Curve a{"A: " + o.a, "#1f77b4", p.a->time, p.a->values}, b{"B: " + o.b, "#d62728", {}, {}, true};
+  for (std::size_t k = 0; k < p.b.time.size(); ++k)  // within --from, --to (A's series is cut to them)
+    if (p.b.time[k] >= o.from.value_or(-INFINITY) && p.b.time[k] <= o.to.value_or(INFINITY))
+      b.x.push_back(p.b.time[k]), b.y.push_back(p.b.values[k]);
   Curve e{"B − A", "#333333", {}, {}};
   std::size_t hint = 0;
   const bool angle = p.a->units == "rad";
@@ -175,34 +192,80 @@ const UnreadableSeries* unreadable(const SeriesFile& file, const std::string& na
   return nullptr;
 }
 
-// --map pairs, then equal names (those matching --series, if given). An index per file keeps
-// this linear in the number of series.
-Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems,
-              std::vector<std::string>& unmatched) {
-  const auto error = [&](const std::string& message) { problems.push_back({"sim compare", 0, 0, message}); };
-  const auto wanted = [&](const std::string& name) {
-    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
-  };
-  Chosen chosen;
-  std::vector<bool> mapped(B.series.size(), false);
+// Whether A's series `name` is one --series asks for (all without it).
+bool wanted(const CompareOptions& o, const std::string& name) {
+  return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
+}
+
+// The pairs --map and --map-file give, in that order; a --map argument of another form is a
+// problem.
+std::vector<NamePair> given_pairs(const CompareOptions& o, std::vector<scenario::Diagnostic>& problems) {
+  std::vector<NamePair> pairs;
   for (const std::string& m : o.maps) {
     const auto eq = m.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
-      error("--map " + m + ": expected A_NAME=B_NAME");
+    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) problems.push_back({"sim compare", 0, 0, "--map " + m + ": expected A_NAME=B_NAME"});
+    else pairs.push_back({m.substr(0, eq), m.substr(eq + 1), "", 0, 0, 0});
+  }
+  if (!o.map_file.empty()) {
+    try {
+      std::vector<NamePair> from_file = read_series_map(o.map_file);
+      pairs.insert(pairs.end(), std::make_move_iterator(from_file.begin()), std::make_move_iterator(from_file.end()));
+    } catch (const InputError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  return pairs;
+}
+
+// A problem with a given pair, at its map file's line and column (`b_side`: B's name's), or
+// naming the --map argument.
+scenario::Diagnostic pair_problem(const NamePair& p, bool b_side, const std::string& message) {
+  if (p.file.empty()) return {"sim compare", 0, 0, "--map " + p.a + "=" + p.b + ": " + message};
+  return {p.file, p.line, b_side ? p.b_column : p.a_column, message};
+}
+
+std::string where(const NamePair& p) {
+  return p.file.empty() ? "by --map " + p.a + "=" + p.b : "at " + p.file + ":" + std::to_string(p.line);
+}
+
+// The given pairs, then equal names, those of A's series --series asks for. An index per file
+// keeps this linear in the number of series.
+Chosen choose(const CompareOptions& o, const std::vector<NamePair>& given, const SeriesFile& A, const SeriesFile& B,
+              std::vector<scenario::Diagnostic>& problems, std::vector<std::string>& unmatched) {
+  Chosen chosen;
+  std::vector<bool> mapped(B.series.size(), false);
+  std::map<std::string_view, const NamePair*> first;  // A's name → its pair
+  std::size_t unchecked = 0;
+  for (const NamePair& p : given) {
+    // Each unknown name costs a "did you mean" over all the file's names, so checking every line
+    // of a map file of unknown names against a large file grows as their product. After the
+    // first problems the rest are counted, as a CSV's bad cells are.
+    if (problems.size() >= scenario::kMaxCsvProblems) {
+      ++unchecked;
       continue;
     }
-    const std::string an = m.substr(0, eq), bn = m.substr(eq + 1);
-    const long ia = A.index_of(an), ib = B.index_of(bn);
-    for (const auto& [index, name, file, which] : {std::tuple{ia, an, &A, "A"}, std::tuple{ib, bn, &B, "B"}}) {
+    const long ia = A.index_of(p.a), ib = B.index_of(p.b);
+    for (const auto& [index, name, file, which] : {std::tuple{ia, &p.a, &A, "A"}, std::tuple{ib, &p.b, &B, "B"}}) {
       if (index >= 0) continue;
-      const UnreadableSeries* u = unreadable(*file, name);
-      error("--map " + m + ": " + (u ? std::string(which) + "'s " + u->name + " (" + file->path + ") " + u->why : not_found(name, *file, which)));
+      const UnreadableSeries* u = unreadable(*file, *name);
+      problems.push_back(pair_problem(p, file == &B, u ? std::string(which) + "'s " + u->name + " (" + file->path + ") " + u->why
+                                                       : not_found(*name, *file, which)));
     }
-    if (ia >= 0 && ib >= 0) chosen.emplace_back(ia, ib), mapped[static_cast<std::size_t>(ib)] = true;
+    if (const auto [it, fresh] = first.emplace(p.a, &p); !fresh) {
+      problems.push_back(pair_problem(p, false, "A's " + p.a + " is paired twice: with B's " + it->second->b + " " + where(*it->second) +
+                                                    ", and here with " + p.b));
+      continue;
+    }
+    if (ia < 0 || ib < 0) continue;
+    mapped[static_cast<std::size_t>(ib)] = true;  // B's series is A's p.a, even where --series leaves p.a out
+    if (wanted(o, p.a)) chosen.emplace_back(ia, ib);
   }
+  if (unchecked > 0)
+    problems.push_back({given.back().file.empty() ? "sim compare" : given.back().file, 0, 0,
+                        "and " + std::to_string(unchecked) + " more pairs not checked after these problems"});
   for (const std::string& pattern : o.series)
     if (std::none_of(A.series.begin(), A.series.end(), [&](const Series& s) { return glob_match(pattern, s.name); }))
-      error("--series " + pattern + ": " + not_found(pattern, A, "A"));
+      problems.push_back({"sim compare", 0, 0, "--series " + pattern + ": " + not_found(pattern, A, "A")});
   for (std::size_t ib = 0; ib < B.series.size(); ++ib) {
     if (mapped[ib]) continue;
     const long ia = A.index_of(B.series[ib].name);
@@ -210,7 +273,7 @@ Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B,
       if (!B.is_result && o.series.empty() && !unreadable(A, B.series[ib].name)) unmatched.push_back(B.series[ib].name);
       continue;
     }
-    if (wanted(B.series[ib].name)) chosen.emplace_back(ia, ib);
+    if (wanted(o, B.series[ib].name)) chosen.emplace_back(ia, ib);
   }
   return chosen;
 }
@@ -219,17 +282,14 @@ Chosen choose(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B,
 // name or under it, or the same unreadable dataset) would leave the comparison incomplete: an
 // error. The rest are listed in a note.
 void check_unreadable(const CompareOptions& o, const SeriesFile& A, const SeriesFile& B, std::vector<scenario::Diagnostic>& problems) {
-  const auto wanted = [&](const std::string& name) {
-    return o.series.empty() || std::any_of(o.series.begin(), o.series.end(), [&](const std::string& p) { return glob_match(p, name); });
-  };
   const auto same = [](const SeriesFile& file, const std::string& name) {
     return std::any_of(file.unreadable.begin(), file.unreadable.end(), [&](const UnreadableSeries& u) { return u.name == name; });
   };
   for (const auto& [file, other, which] : {std::tuple{&A, &B, "A"}, std::tuple{&B, &A, "B"}}) {
     std::vector<std::string> others;
     for (const UnreadableSeries& u : file->unreadable) {
-      bool partnered = same(*other, u.name) && wanted(u.name);
-      for (const std::size_t i : named_or_under(*other, u.name)) partnered = partnered || wanted(other->series[i].name);
+      bool partnered = same(*other, u.name) && wanted(o, u.name);
+      for (const std::size_t i : named_or_under(*other, u.name)) partnered = partnered || wanted(o, other->series[i].name);
       if (partnered && (file == &A || !same(A, u.name)))  // one error for a dataset both cannot read
         problems.push_back({file->path, 0, 0, "cannot compare " + u.name + ": " + which + "'s " + u.name + " " + u.why});
       else if (!partnered)
@@ -293,9 +353,11 @@ std::vector<std::uint64_t> dtw_shares(const CompareOptions& o, const std::vector
   return share;
 }
 
-// B's series in A's units (a copy, or B's own values where it is their last use).
-std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, std::vector<scenario::Diagnostic>& problems,
-                                 std::vector<std::string>& warnings) {
+// B's series in A's units (a copy, or B's own values where it is their last use). A column
+// of a CSV B without a unit, against an A series with one, is taken in A's unit and added to
+// `unitless` (to be named in one warning).
+std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, bool csv, std::vector<scenario::Diagnostic>& problems,
+                                 std::vector<std::string>& warnings, std::vector<std::string>& unitless) {
   std::optional<double> factor = 1.0;
   if (!sb.units.empty() && !sa.units.empty()) factor = conversion(sb.units, sa.units);
   if (!factor) {
@@ -304,6 +366,7 @@ std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, st
                             "'; give B in A's units (conversions offered: " + unit_conversion_list() + ")"});
     return std::nullopt;
   }
+  if (csv && sb.units.empty() && !sa.units.empty()) unitless.push_back(sb.name + " (" + sa.units + (sb.name == sa.name ? "" : ", as A's " + sa.name) + ")");
   if (sa.units.empty() && !sb.units.empty())
     warnings.push_back("series " + sa.name + ": A gives no unit, B (" + sb.name + ") is in '" + sb.units +
                        "': compared as they are, unconverted");
@@ -317,7 +380,7 @@ std::optional<Series> in_a_units(const Series& sa, Series& sb, bool last_use, st
 // The chosen pairs compared, within the budgets; false (problems reported) if any cannot be.
 bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, const Chosen& chosen, std::vector<Pair>& pairs) {
   std::vector<scenario::Diagnostic> problems;
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings, unitless;
   std::vector<std::size_t> uses(B.series.size(), 0);
   for (const auto& [ia, ib] : chosen) ++uses[ib];
   analysis::CompareSettings settings;
@@ -339,7 +402,8 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
   std::size_t narrowed = 0;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const Series& sa = A.series[chosen[i].first];
-    std::optional<Series> b = in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, problems, warnings);
+    std::optional<Series> b =
+        in_a_units(sa, B.series[chosen[i].second], --uses[chosen[i].second] == 0, !B.is_result, problems, warnings, unitless);
     if (!b) continue;
     settings.angle = sa.units == "rad";
     settings.dtw_max_cells = shares[i];
@@ -352,7 +416,19 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
     }
   }
   if (!problems.empty()) return report(problems), false;
-  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  // Names and paths come from the user's files: printed escaped (scenario/printable.h).
+  const auto warn = [](const std::string& w) {
+    std::fprintf(stderr, "warning: %s\n", scenario::shown(w, scenario::kMaxMessageCharacters).c_str());
+  };
+  for (const std::string& w : warnings) warn(w);
+  std::sort(unitless.begin(), unitless.end());
+  unitless.erase(std::unique(unitless.begin(), unitless.end()), unitless.end());
+  if (!unitless.empty() && !o.in_a_units) {
+    std::vector<std::string> names;
+    for (const std::string& u : unitless) names.push_back(scenario::printable(u));
+    warn(std::to_string(unitless.size()) + " column(s) of B (" + B.path + ") give no unit and are compared in A's: " + listing(names) +
+         ". Give their units (`name [unit]` in the header, or --units FILE), or say that they are in A's with --in-a-units");
+  }
   if (narrowed > 0)
     std::fprintf(stderr,
                  "note: the DTW window of %zu of the %zu series is narrower than the default 10 %% of the span: one comparison "
@@ -375,14 +451,44 @@ int read_inputs(const CompareOptions& o, SeriesFile& A, SeriesFile& B) {
       problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
   }
+  if (o.from && o.to && *o.from > *o.to)
+    problems.push_back({"sim compare", 0, 0, "--from " + format_value(*o.from) + " s is after --to " + format_value(*o.to) + " s"});
   if (problems.empty() && B.is_result && !o.units_file.empty())
     problems.push_back({o.units_file, 0, 0, "--units gives the units of a CSV file's columns; B (" + o.b +
                                                 ") is a result file, whose datasets carry their own"});
+  if (problems.empty() && B.is_result && o.in_a_units)
+    problems.push_back({o.b, 0, 0, "--in-a-units is for a CSV file's columns without a unit; B is a result file, whose datasets carry their own"});
   if (!problems.empty()) return report(problems), kBadInput;
   for (const SeriesFile* f : {&A, &B})
     if (f->is_result && f->status != "completed" && !f->status.empty())
       std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
   return kDone;
+}
+
+// --from, --to: A's chosen series cut to their samples within [from, to], so that every figure
+// (and the default DTW window, the shift search) is of that span alone; B keeps its samples
+// around it, to be interpolated at A's times. Fewer than 2 of A's samples left is a problem.
+void keep_window(const CompareOptions& o, SeriesFile& A, const Chosen& chosen, std::vector<scenario::Diagnostic>& problems) {
+  if (!o.from && !o.to) return;
+  std::vector<bool> done(A.series.size(), false);
+  for (const auto& [ia, ib] : chosen) {
+    if (done[ia]) continue;
+    done[ia] = true;
+    Series& s = A.series[ia];
+    const auto first = o.from ? std::lower_bound(s.time.begin(), s.time.end(), *o.from) : s.time.begin();
+    const auto last = o.to ? std::upper_bound(first, s.time.end(), *o.to) : s.time.end();
+    const auto begin = first - s.time.begin(), end = last - s.time.begin();
+    if (end - begin < 2) {
+      problems.push_back({"sim compare", 0, 0, "series " + s.name + ": " + std::to_string(end - begin) + " of A's samples lie within " +
+                                                   window_text(o) + " (A spans " + format_value(s.time.front()) + "–" +
+                                                   format_value(s.time.back()) + " s); at least 2 are compared"});
+      continue;
+    }
+    s.time.erase(s.time.begin() + end, s.time.end());
+    s.time.erase(s.time.begin(), s.time.begin() + begin);
+    s.values.erase(s.values.begin() + end, s.values.end());
+    s.values.erase(s.values.begin(), s.values.begin() + begin);
+  }
 }
 
 int output_failure(const std::exception& error) {
@@ -420,6 +526,7 @@ int compare_files(const CompareOptions& o) {
   // as soon as their series are known, before the metrics.
   output::InputFiles inputs({o.a, o.b});
   if (!o.units_file.empty()) inputs.add(o.units_file);
+  if (!o.map_file.empty()) inputs.add(o.map_file);
   std::optional<output::OutputFile> report_file;
   std::vector<std::unique_ptr<output::OutputFile>> figure_files;
   try {
@@ -430,8 +537,10 @@ int compare_files(const CompareOptions& o) {
   SeriesFile A, B;
   if (const int code = read_inputs(o, A, B); code != kDone) return code;
   std::vector<scenario::Diagnostic> problems;
+  const std::vector<NamePair> given = given_pairs(o, problems);
+  if (!problems.empty()) return report(problems), kBadInput;
   std::vector<std::string> unmatched;
-  const Chosen chosen = choose(o, A, B, problems, unmatched);
+  const Chosen chosen = choose(o, given, A, B, problems, unmatched);
   if (!problems.empty()) return report(problems), kBadInput;
   check_unreadable(o, A, B, problems);
   if (!problems.empty()) return report(problems), kBadInput;
@@ -457,6 +566,8 @@ int compare_files(const CompareOptions& o) {
   } catch (const InputError& e) {
     return report(e.diagnostics()), kBadInput;
   }
+  keep_window(o, A, chosen, problems);
+  if (!problems.empty()) return report(problems), kBadInput;
 
   std::vector<Pair> pairs;
   if (!compare_pairs(o, A, B, chosen, pairs)) return kBadInput;

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -151,6 +152,26 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
       set(root, path + "." + key, scenario::yaml_number(value));
     }
   }
+  return part_text(root, header);
+}
+
+std::string drag_part(const scenario::Scenario& scenario, const std::string& body, int axis, double quadratic, double linear,
+                      const std::string& header) {
+  const auto it = std::find_if(scenario.bodies.begin(), scenario.bodies.end(), [&](const model::BodySpec& b) { return b.name == body; });
+  if (it == scenario.bodies.end() || axis < 0 || axis > 5) throw std::runtime_error("no body '" + body + "' or axis " + std::to_string(axis));
+  // The whole vectors as the model has them (those derived from a shape included), one axis
+  // replaced; given damping acts at the body origin unless center_of_drag is given, so the
+  // centre the model uses is written where it is not the origin (derived from a shape).
+  model::Vector6 d2 = it->quadratic_damping, d1 = it->linear_damping;
+  d2[axis] = quadratic;
+  d1[axis] = linear;
+  YAML::Node root = YAML::Load(scenario.resolved_yaml);
+  const std::string path = yaml_path(root, body, false);
+  YAML::Node q = scenario::yaml_list(d2), l = scenario::yaml_list(d1), c = scenario::yaml_list(it->p_BoBcd_B);
+  for (YAML::Node* n : {&q, &l, &c}) n->SetStyle(YAML::EmitterStyle::Flow);
+  set(root, path + ".quadratic_damping", q);
+  set(root, path + ".linear_damping", l);
+  if (!it->p_BoBcd_B.isZero(0.0)) set(root, path + ".center_of_drag", c);
   return part_text(root, header);
 }
 

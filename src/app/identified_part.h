@@ -39,4 +39,13 @@ std::string identified_part(const scenario::Scenario& scenario, const analysis::
 // sim identify --vehicle's part (identify_vehicle_command.h).
 std::string part_text(YAML::Node root, const std::string& header);
 
+// `sim identify --drag --write-part`: the same part of the scenario with one body's damping on
+// one axis (0–5: u v w p q r, Fossen order) set to the fitted c₁ (quadratic_damping) and c₂
+// (linear_damping), [Nielsen2018] eq. 38. The other axes keep the model's values (derived from
+// a shape included, then written), and so does the centre of drag: a body given damping has it
+// at its origin unless center_of_drag says otherwise, so a centre derived from a shape is
+// written out. Throws std::runtime_error for a body the scenario lacks.
+std::string drag_part(const scenario::Scenario& scenario, const std::string& body, int axis, double quadratic, double linear,
+                      const std::string& header);
+
 }  // namespace uwsim::app

@@ -17,6 +17,7 @@
 #include "scenario/load_scenario.h"
 #include "scenario/printable.h"
 #include "scenario/read_csv.h"
+#include "scenario/yaml_reader.h"
 
 namespace uwsim::app {
 
@@ -69,11 +70,70 @@ int emit(std::optional<output::OutputFile>& file, const std::string& text) {
   return kDone;
 }
 
+// The first line of a written part: the part schema of the checkout the scenario is in (the
+// nearest schemas/ folder above it), relative to the part; "" if there is none.
+std::string schema_line(const IdentifyOptions& o) {
+  for (std::filesystem::path dir = std::filesystem::absolute(o.scenario).parent_path();; dir = dir.parent_path()) {
+    if (std::filesystem::exists(dir / "schemas" / "part.schema.json"))
+      return "# yaml-language-server: $schema=" +
+             std::filesystem::relative(dir / "schemas" / "part.schema.json",
+                                       std::filesystem::absolute(std::filesystem::path(o.write_part)).parent_path())
+                 .string() +
+             "\n";
+    if (dir == dir.parent_path()) return "";
+  }
+}
+
 // ---- drag mode ---------------------------------------------------------------------------
 
+constexpr const char* kAxes[] = {"u", "v", "w", "p", "q", "r"};
+
+// --write-part: the scenario and its body that take the fitted coefficients (checked before
+// any work), or why there is no part to write.
+std::optional<scenario::Scenario> drag_scenario(const IdentifyOptions& o, int& code) {
+  code = kBadInput;
+  if (!o.data.empty()) {
+    fail("--drag reads its points from " + o.drag + "; " + o.data + " would not be used (give only SCENARIO.yaml, to write a part)");
+    return std::nullopt;
+  }
+  if (o.write_part.empty()) {
+    if (!o.scenario.empty() || !o.body.empty() || !o.axis.empty())
+      fail("--drag takes SCENARIO, --body and --axis only to write a part (--write-part FILE)");
+    else code = kDone;
+    return std::nullopt;
+  }
+  if (o.scenario.empty() || o.body.empty() || o.axis.empty()) {
+    fail("--write-part with --drag: the fit gives c1 and c2 of one axis, not a part; say where they go: sim identify "
+         "SCENARIO.yaml --drag " + o.drag + " … --body NAME --axis u|v|w|p|q|r --write-part " + o.write_part + "; nothing written");
+    return std::nullopt;
+  }
+  scenario::Scenario sc;
+  try {
+    sc = scenario::load_scenario(o.scenario, o.overrides);
+  } catch (const scenario::ScenarioError& e) {
+    report(e.diagnostics());
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  for (const model::BodySpec& b : sc.bodies) names.push_back(b.name);
+  if (std::find(names.begin(), names.end(), o.body) == names.end()) {
+    std::string message = "--body " + o.body + ": no body of that name in " + o.scenario;
+    if (auto guess = scenario::closest_match(o.body, names)) message += "; did you mean '" + *guess + "'?";
+    fail(message);
+    return std::nullopt;
+  }
+  code = kDone;
+  return sc;
+}
+
 int identify_drag(const IdentifyOptions& o) {
+  int code = kDone;
+  const std::optional<scenario::Scenario> sc = drag_scenario(o, code);
+  if (code != kDone) return code;
+  output::InputFiles inputs(sc ? sc->input_files : std::vector<std::string>{});
+  inputs.add(o.drag);
   Outputs outputs;
-  if (!open_outputs(o, output::InputFiles({o.drag}), outputs)) return kBadInput;
+  if (!open_outputs(o, inputs, outputs)) return kBadInput;
   std::vector<Diagnostic> problems;
   const auto csv = scenario::read_csv_file(o.drag, problems);
   if (!csv) return report(problems), kBadInput;
@@ -120,7 +180,21 @@ int identify_drag(const IdentifyOptions& o) {
     text += "  RMSE of the fitted force: " + format_value(r.rmse, 4) + "\n";
     text += "In a scenario: quadratic_damping and linear_damping of the body, the component of that axis.\n";
   }
-  return emit(outputs.report, text);
+  if (const int code = emit(outputs.report, text); code != kDone || !outputs.part) return code;
+  const int axis = static_cast<int>(std::find(std::begin(kAxes), std::end(kAxes), o.axis) - std::begin(kAxes));
+  const std::string header = schema_line(o) + "# Written by sim identify --drag from " + scenario::printable(o.drag) + " (scenario " +
+                             scenario::printable(o.scenario) + "): body " +
+                             o.body + ", axis " + o.axis + ":\n#   quadratic_damping " + format_value(r.quadratic) + " ± " +
+                             format_value(r.quadratic_std, 3) + (r.quadratic_at_bound ? " (held at the bound 0)" : "") +
+                             ", linear_damping " + format_value(r.linear) + " ± " + format_value(r.linear_std, 3) +
+                             (r.linear_at_bound ? " (held at the bound 0)" : "") + "; the scenario's values elsewhere.\n";
+  std::string part;
+  try {
+    part = drag_part(*sc, o.body, axis, r.quadratic, r.linear, header);
+  } catch (const std::runtime_error& e) {
+    return fail("--write-part: " + std::string(e.what()));
+  }
+  return emit(outputs.part, part);
 }
 
 // ---- arm mode ----------------------------------------------------------------------------
@@ -491,20 +565,8 @@ int identify_arm(const IdentifyOptions& o) {
   if (outputs.predictions)
     if (const int code = emit(outputs.predictions, predictions_csv(models, *with)); code != kDone) return code;
   if (outputs.part) {
-    std::string header = "# yaml-language-server: $schema=";
-    // The part schema of the checkout the scenario is in: the nearest schemas/ folder above it.
-    std::string modeline;
-    for (std::filesystem::path dir = std::filesystem::absolute(o.scenario).parent_path();; dir = dir.parent_path()) {
-      if (std::filesystem::exists(dir / "schemas" / "part.schema.json")) {
-        modeline = std::filesystem::relative(dir / "schemas" / "part.schema.json",
-                                             std::filesystem::absolute(std::filesystem::path(o.write_part)).parent_path())
-                       .string();
-        break;
-      }
-      if (dir == dir.parent_path()) break;
-    }
-    header = modeline.empty() ? "" : header + modeline + "\n";
-    header += "# Identified by sim identify from " + o.data + " (scenario " + o.scenario + "): the base parameters of the model\n"
+    std::string header = schema_line(o);
+    header += "# Identified by sim identify from " + scenario::printable(o.data) + " (scenario " + scenario::printable(o.scenario) + "): the base parameters of the model\n"
               "# with actuator dynamics where the data tell them from the scenario's (by more than 3 standard deviations),\n"
               "# the scenario's values elsewhere and for what the data cannot separate.\n";
     std::string part;

@@ -5,7 +5,8 @@
 //              dynamics ([Leborne2018] Table IV's comparison); optionally the predictions as
 //              CSV and the estimates as a scenario part (identified_part.h).
 //   drag mode: a CSV of speeds and forces → f = c₁|u|u + c₂u ([Nielsen2018] eq. 38;
-//              analysis/drag_fit.h).
+//              analysis/drag_fit.h); with SCENARIO, --body and --axis, --write-part writes the
+//              scenario's part with them (identified_part.h), and without them is refused.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,7 @@ struct IdentifyOptions {
   std::string format = "table";          // table, json
   std::string output, predictions, write_part;
   std::string drag, speed, force, variance;  // drag mode
+  std::string body, axis;                    // drag mode's --write-part: where c₁, c₂ go (axis u v w p q r)
   std::string command_line;              // for the outputs' locks (output/output_file.h)
 };
 

@@ -81,13 +81,18 @@ int compare_main(std::vector<char*> args, const std::string& command_line) {
                "RMSE, max and mean error, Pearson R, dynamic-time-warping distance, optionally the time shift.\n"
                "Usage: sim compare A.h5 B.(h5|csv) [options]"};
   uwsim::app::CompareOptions o;
-  double window = 0.0;
+  double window = 0.0, from = 0.0, to = 0.0;
   cli.add_option("a", o.a, "result file (HDF5); its sample times are the comparison's")->required();
   cli.add_option("b", o.b, "result file or CSV of measurements (a time column and named columns)")->required();
   cli.add_option("--map", o.maps, "compare A's series A_NAME with B's B_NAME (repeatable), e.g. bodies/rov/position/north=x");
-  cli.add_option("--series", o.series, "compare only A's series matching this name ('*' matches anything; repeatable)");
+  cli.add_option("--map-file", o.map_file, "a file of `A_NAME = B_NAME` lines, each as a --map ('#' comments)");
+  cli.add_option("--series", o.series, "compare only A's series matching this name, paired by name or by a map "
+                                       "('*' matches anything; repeatable)");
+  auto* from_opt = cli.add_option("--from", from, "compare only A's samples from this time on (s)")->check(uwsim::app::any_finite("seconds"));
+  auto* to_opt = cli.add_option("--to", to, "compare only A's samples up to this time (s)")->check(uwsim::app::any_finite("seconds"));
   cli.add_option("--time-column", o.time_column, "B as CSV: the time column (s, or in its header's unit: ms, min, h)")->capture_default_str();
   cli.add_option("--units", o.units_file, "B as CSV: a file of `column: unit` lines");
+  cli.add_flag("--in-a-units", o.in_a_units, "B as CSV: its columns without a unit are in A's units (taken so, without the warning)");
   auto* dtw = cli.add_option("--dtw-window", window, "DTW window in seconds (default: 10 % of the compared span)")
                   ->check(uwsim::app::non_negative("seconds"));
   cli.add_option("--max-shift", o.max_shift, "search the time shift of B within ±SECONDS that minimises RMSE")
@@ -97,6 +102,8 @@ int compare_main(std::vector<char*> args, const std::string& command_line) {
   cli.add_option("--plot", o.plot_dir, "write one SVG figure per series into DIR (A and B over time, and B − A)")->check(kOutputName);
   if (const int code = parse(cli, args); code >= 0) return code;
   if (!dtw->empty()) o.dtw_window = window;
+  if (!from_opt->empty()) o.from = from;
+  if (!to_opt->empty()) o.to = to;
   o.command_line = command_line;
   return uwsim::app::compare_files(o);
 }
@@ -107,11 +114,14 @@ int identify_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim identify — dynamic parameters from measurements.\n"
                "Usage: sim identify SCENARIO.yaml DATA.(h5|csv) [--validate DATA] [options]\n"
                "         base parameters of the scenario's arm from joint positions and motor currents (or efforts)\n"
-               "       sim identify --drag DATA.csv --speed COLUMN --force COLUMN [--variance COLUMN]\n"
-               "         quadratic + linear damping f = c1|u|u + c2 u from towing-tank data"};
+               "       sim identify [SCENARIO.yaml] --drag DATA.csv --speed COLUMN --force COLUMN [--variance COLUMN]\n"
+               "                    [--body NAME --axis u|v|w|p|q|r --write-part FILE.yaml]\n"
+               "         quadratic + linear damping f = c1|u|u + c2 u from towing-tank data, each point weighted by 1/P\n"
+               "         with --variance (P its variance: paper 000 eq. 36-37); the scenario's part with them on one axis"};
   uwsim::app::IdentifyOptions o;
   double from = 0.0, to = 0.0;
-  cli.add_option("scenario", o.scenario, "scenario file (YAML) with the arm: kinematics, motors, levers");
+  cli.add_option("scenario", o.scenario, "scenario file (YAML) with the arm: kinematics, motors, levers (with --drag: the one "
+                                       "--write-part writes, with the fitted axis)");
   cli.add_option("data", o.data, "identification record: result file or CSV (joints/<joint>/position, …/current or …/effort)");
   cli.add_option("--validate", o.validation, "validation record: RMSE of the predicted currents on it (default: on DATA)");
   cli.add_option("--set", o.overrides, "override a scenario value, as for sim run (repeatable)")->allow_extra_args(false);
@@ -136,7 +146,12 @@ int identify_main(std::vector<char*> args, const std::string& command_line) {
   cli.add_option("--drag", o.drag, "towing-tank CSV: fit f = c1|u|u + c2 u instead");
   cli.add_option("--speed", o.speed, "--drag: the speed column (m/s or rad/s)");
   cli.add_option("--force", o.force, "--drag: the force column (N or N m)");
-  cli.add_option("--variance", o.variance, "--drag: a column of each point's variance, to weight by 1/P (paper 000 eq. 36-37)");
+  cli.add_option("--variance", o.variance, "--drag: a column of each point's variance P (> 0; e.g. of the forces averaged into it): "
+                                           "the fit weights each point by 1/P, as paper 000 eq. 36-37 fuse runs, and the standard "
+                                           "deviations take P as the noise");
+  cli.add_option("--body", o.body, "--drag --write-part: the scenario's body that takes c1 and c2 (its name as sim describe lists it)");
+  cli.add_option("--axis", o.axis, "--drag --write-part: the axis they are of: u v w (N against m/s) or p q r (N m against rad/s)")
+      ->check(CLI::IsMember({"u", "v", "w", "p", "q", "r"}));
   if (const int code = parse(cli, args); code >= 0) return code;
   if (!from_opt->empty()) o.from = from;
   if (!to_opt->empty()) o.to = to;

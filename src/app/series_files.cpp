@@ -131,63 +131,69 @@ std::pair<std::string, std::string> name_and_unit(const std::string& header) {
   return {name, header.substr(open + 1, header.size() - open - 2)};
 }
 
-std::string trimmed(std::string_view text) {
+std::string_view without_blanks(std::string_view text) {
   const auto first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  std::string out(text.substr(first, last - first + 1));
+  return first == std::string_view::npos ? std::string_view() : text.substr(first, last - first + 1);
+}
+
+std::string trimmed(std::string_view text) {
+  std::string out(without_blanks(text));
   if (out.size() >= 2 && (out.front() == '"' || out.front() == '\'') && out.back() == out.front()) out = out.substr(1, out.size() - 2);
   return out;
 }
 
-// A side file of `column: unit` lines (the YAML of a flat mapping of plain or quoted
-// scalars; '#' starts a comment line). Read line by line: no YAML parser, whose cost on a
-// hostile file is not this reader's to bound. The last ": " (or a ':' ending the line)
-// separates the column from its unit, so column names may hold ':'.
-void read_units_file(const std::string& units_file, const std::string& csv_path, const std::vector<std::string>& names,
-                     std::vector<std::string>& units, std::vector<Diagnostic>& problems) {
+// The lines of a side file (--units, --map-file) that are neither blank nor a `#` comment, as
+// `entry(line number, line)`: the file read as a YAML file is (regular, at most 1 MiB), line
+// ends normalised, line by line (no YAML parser, whose cost on a hostile file is not this
+// reader's to bound). Reading stops at kMaxCsvProblems problems. False if it cannot be read.
+template <class Entry>
+bool for_each_side_line(const std::string& path, std::vector<Diagnostic>& problems, Entry&& entry) {
   std::string why;
-  std::optional<std::string> text = scenario::read_input_file(units_file, why, scenario::kMaxYamlBytes);
-  if (!text) return problems.push_back({units_file, 0, 0, why});
+  std::optional<std::string> text = scenario::read_input_file(path, why, scenario::kMaxYamlBytes);
+  if (!text) return problems.push_back({path, 0, 0, why}), false;
   scenario::normalize_line_ends(*text);
-  std::map<std::string, int, std::less<>> given;  // column → line
   int line = 0;
   for (std::size_t begin = 0; begin < text->size() && problems.size() < scenario::kMaxCsvProblems;) {
     const std::size_t end = std::min(text->find('\n', begin), text->size());
     const std::string_view row = std::string_view(*text).substr(begin, end - begin);
     begin = end + 1;
     ++line;
-    const std::string whole = trimmed(row);
-    if (whole.empty() || row.find_first_not_of(" \t") == row.find('#')) continue;
+    if (without_blanks(row).empty() || row.find_first_not_of(" \t") == row.find('#')) continue;
+    entry(line, row);
+  }
+  return true;
+}
+
+// A side file of `column: unit` lines (the YAML of a flat mapping of plain or quoted
+// scalars; '#' starts a comment line). The last ": " (or a ':' ending the line) separates the
+// column from its unit, so column names may hold ':'.
+void read_units_file(const std::string& units_file, const std::string& csv_path, const std::vector<std::string>& names,
+                     std::vector<std::string>& units, std::vector<Diagnostic>& problems) {
+  std::map<std::string, int, std::less<>> given;  // column → line
+  for_each_side_line(units_file, problems, [&](int line, std::string_view row) {
     std::size_t colon = row.rfind(": ");
     if (colon == std::string_view::npos && !row.empty() && row.back() == ':') colon = row.size() - 1;
     const std::string column = colon == std::string_view::npos ? "" : trimmed(row.substr(0, colon));
     std::string_view after = colon == std::string_view::npos ? std::string_view() : row.substr(colon + 1);
     if (const auto comment = after.find(" #"); comment != std::string_view::npos) after = after.substr(0, comment);
     const std::string unit = trimmed(after);
-    if (column.empty() || unit.empty()) {
-      problems.push_back({units_file, line, 1, "expected `column: unit` (e.g. `north: cm`)"});
-      continue;
-    }
+    if (column.empty() || unit.empty()) return problems.push_back({units_file, line, 1, "expected `column: unit` (e.g. `north: cm`)"});
     const int column_at = static_cast<int>(row.find_first_not_of(" \t")) + 1;
-    if (const auto [it, fresh] = given.emplace(column, line); !fresh) {
-      problems.push_back({units_file, line, column_at, "'" + column + "' is given a unit twice (also at line " + std::to_string(it->second) + ")"});
-      continue;
-    }
+    if (const auto [it, fresh] = given.emplace(column, line); !fresh)
+      return problems.push_back(
+          {units_file, line, column_at, "'" + column + "' is given a unit twice (also at line " + std::to_string(it->second) + ")"});
     const auto at = std::find(names.begin(), names.end(), column);
     if (at == names.end()) {
       std::string message = "no column '" + column + "' in " + csv_path;
       if (auto guess = scenario::closest_match(column, names)) message += "; did you mean '" + *guess + "'?";
-      problems.push_back({units_file, line, column_at, message});
-      continue;
+      return problems.push_back({units_file, line, column_at, message});
     }
     std::string& slot = units[static_cast<std::size_t>(at - names.begin())];
-    if (!slot.empty() && slot != unit) {
-      problems.push_back({units_file, line, column_at,
-                          "'" + column + "' is in '" + slot + "' by its header in " + csv_path + ", here '" + unit + "'"});
-      continue;
-    }
+    if (!slot.empty() && slot != unit)
+      return problems.push_back(
+          {units_file, line, column_at, "'" + column + "' is in '" + slot + "' by its header in " + csv_path + ", here '" + unit + "'"});
     slot = unit;
-  }
+  });
 }
 
 // The time column in seconds; problems at the CSV's cells.
@@ -265,6 +271,24 @@ SeriesFile read_csv(const std::string& path, const CsvSettings& settings) {
 }
 
 }  // namespace
+
+std::vector<NamePair> read_series_map(const std::string& path) {
+  std::vector<Diagnostic> problems;
+  std::vector<NamePair> pairs;
+  for_each_side_line(path, problems, [&](int line, std::string_view row) {
+    const std::size_t eq = row.find('=');
+    std::string_view b = eq == std::string_view::npos ? std::string_view() : row.substr(eq + 1);
+    if (const auto comment = b.find(" #"); comment != std::string_view::npos) b = b.substr(0, comment);
+    const std::string_view a = without_blanks(row.substr(0, eq));
+    b = without_blanks(b);
+    const int first = static_cast<int>(row.find_first_not_of(" \t")) + 1;
+    if (eq == std::string_view::npos || a.empty() || b.empty())
+      return problems.push_back({path, line, first, "expected `A_NAME = B_NAME` (A's series, then B's), e.g. `bodies/rov/velocity/u = dvl_u`"});
+    pairs.push_back({std::string(a), std::string(b), path, line, first, static_cast<int>(b.data() - row.data()) + 1});
+  });
+  if (!problems.empty()) throw InputError(problems);
+  return pairs;
+}
 
 InputError::InputError(std::vector<scenario::Diagnostic> diagnostics)
     : std::runtime_error(diagnostics.empty() ? "bad input" : scenario::format(diagnostics.front())),

@@ -96,6 +96,20 @@ struct TimeUnit {
 std::span<const TimeUnit> time_units();
 std::string time_unit_list();  // "s, ms, min, h"
 
+// A pair of series to compare, A's name and B's, and where it was given: a --map-file's line and
+// the columns the names start at (file empty: a --map argument).
+struct NamePair {
+  std::string a, b;
+  std::string file;
+  int line = 0, a_column = 0, b_column = 0;
+};
+
+// A --map-file: one `A_NAME = B_NAME` a line, split at the first '=' (so A's name holds none,
+// as with --map), blanks around each name dropped; blank lines and lines starting with '#' are
+// skipped, and " #" (a blank, then '#') starts a comment. Read as the --units file is
+// (regular, at most 1 MiB, line by line). Throws InputError: unreadable, a line of another form.
+std::vector<NamePair> read_series_map(const std::string& path);
+
 // A result file is recognised by the HDF5 signature, anything else is read as CSV; a FIFO or
 // a device is refused. A CSV file is read whole; of a result file, only the list of its
 // series. Throws InputError.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "control/ardusub_mixer.h"
 #include "control/base_control.h"
 #include "control/damped_pseudo_inverse.h"
 #include "control/line_of_sight.h"
@@ -25,13 +26,16 @@
 namespace uwsim::dynamics {
 
 enum class ControllerKind { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
-                            base_control };
+                            base_control, ardusub_mixer };
 
 struct Controller {
   std::string name;
   ControllerKind kind = ControllerKind::pid;
   double period = 0.01;        // s: 1 / rate
-  int output_slot = -1;        // first command slot (pid: 1, allocation: one per thruster)
+  int output_slot = -1;        // first command slot (pid: 1, allocation and mixer: one per thruster)
+  // s: its command slots reach what reads them this much later (control/delay_line.h; pid,
+  // thrust_allocation and ardusub_mixer only).
+  double delay = 0.0;
 
   // pid: the joint of `body`, its setpoint, and whether τ_ff = h(q, v) (rnea.h) is fed forward.
   int body = -1;               // pid: the joint's child body; pose_pd, allocation: the vehicle
@@ -87,11 +91,17 @@ struct Controller {
   control::BaseVelocitySettings base_velocity;
   bool cancel_coriolis = true, cancel_damping = true, cancel_restoring = true;  // base_control: n's terms
 
+  // ardusub_mixer (control/ardusub_mixer.h): RC1…RC6 (µs) → PWM (µs) of `thrusters`, motor k
+  // driving thrusters[k − 1].
+  control::SubMixerSettings mixer;
+  inputs::CommandSource rc[6];
+
   int output_count() const {
     switch (kind) {
       case ControllerKind::pid: return 1;
       case ControllerKind::pose_pd: return 0;
-      case ControllerKind::thrust_allocation: return static_cast<int>(thrusters.size());
+      case ControllerKind::thrust_allocation:
+      case ControllerKind::ardusub_mixer: return static_cast<int>(thrusters.size());
       case ControllerKind::inverse_kinematics:
       case ControllerKind::task_priority:
       case ControllerKind::line_of_sight: return 2 * static_cast<int>(joints.size());
@@ -114,6 +124,10 @@ struct Controller {
       case ControllerKind::task_priority: return {6, 9, 6 + n};
       case ControllerKind::line_of_sight: return {3, 3, 6};
       case ControllerKind::base_control: return {6, 6, 6};
+      case ControllerKind::ardusub_mixer: {
+        const auto m = static_cast<Eigen::Index>(thrusters.size());
+        return {6, m, m};
+      }
     }
     return {0, 0, 0};
   }
@@ -129,6 +143,10 @@ struct Controller {
 //                attitude error rotation vector (E); p_bd − p_b (NED)], output ζ_r = [V_b,r; q̇_r]
 //   line_of_sight setpoint [ψ_r, u_c, active segment], error [e_y, ψ̃, u − u_c], output a_b
 //   base_control setpoint a_b, error V − V_r (zeros under a line_of_sight), output τ_c
+//   ardusub_mixer setpoint the pilot's inputs [roll pitch yaw throttle forward lateral] (±1),
+//                error per motor: its demand minus its output (what normalisation and
+//                clipping took; ±1 full scale), output the motors' PWM (µs) as sampled (a
+//                `delay` holds back what the thrusters read, not this)
 struct ControllerSignals {
   control::ColumnVector setpoint, error, output;
 };

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "actuation/thrust_inverse.h"
+#include "control/ardusub_mixer.h"
 #include "control/attitude_error.h"
 #include "control/damped_least_squares.h"
 #include "control/pose_setpoint.h"
@@ -31,7 +32,7 @@ constexpr double kRateStep = 1e-6;  // s, δ of the central differences
 ControllerSet::ControllerSet(const dynamics::Model& model)
     : model_(model), plus_(model.inputs.channels.size()), minus_(model.inputs.channels.size()),
       rnea_f_(model.bodies.size()), bias_(static_cast<std::size_t>(model.nv)) {
-  std::size_t longest = 0;
+  std::size_t longest = 0, longest_output = 0;
   for (const dynamics::Controller& c : model.controllers) {
     ik_q_.emplace_back(c.joints.size(), 0.0);
     ik_started_.push_back(false);
@@ -42,14 +43,18 @@ ControllerSet::ControllerSet(const dynamics::Model& model)
     transports_.emplace_back(c.transport);
     base_controls_.emplace_back(c.base_velocity);
     base_home_.emplace_back(Vec3::Zero());
+    delays_.emplace_back(c.delay, c.period, c.output_count());
+    longest_output = std::max(longest_output, static_cast<std::size_t>(c.output_count()));
   }
+  delayed_.resize(longest_output);
   chain_poses_.resize(longest);
   chain_axes_.resize(longest);
 }
 
 bool ControllerSet::memory_supported(const dynamics::Controller& c) {
-  return c.kind == ControllerKind::pid || c.kind == ControllerKind::pose_pd ||
-         c.kind == ControllerKind::thrust_allocation || c.kind == ControllerKind::inverse_kinematics;
+  // A thrust allocation and an ArduSub mixer carry none: functions of their inputs (and the state).
+  return c.kind == ControllerKind::pid || c.kind == ControllerKind::pose_pd || c.kind == ControllerKind::thrust_allocation ||
+         c.kind == ControllerKind::ardusub_mixer || c.kind == ControllerKind::inverse_kinematics;
 }
 
 std::vector<MemoryComponent> ControllerSet::memory_layout(const dynamics::Model& model) {
@@ -132,6 +137,7 @@ void ControllerSet::set_memory(const std::vector<MemoryComponent>& layout, const
 double ControllerSet::next_sample_time() const {
   double t = std::numeric_limits<double>::infinity();
   for (const control::SampleClock& c : clocks_) t = std::min(t, c.next_time());
+  for (const control::DelayLine& d : delays_) t = std::min(t, d.next_release_time());
   return t;
 }
 
@@ -150,9 +156,10 @@ const double* ControllerSet::bias(dynamics::Workspace& ws) {
 }
 
 bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
+  const bool released = release_delayed(t, ws);
   bool any = false;
   for (const control::SampleClock& c : clocks_) any = any || c.due(t);
-  if (!any) return false;
+  if (!any) return released;
   dynamics::compute_kinematics_and_forces(model_, t, t, x, ws);
   model_.inputs.sample(t + kRateStep, t, plus_.data());
   model_.inputs.sample(t - kRateStep, t, minus_.data());
@@ -167,10 +174,48 @@ bool ControllerSet::update(double t, const double* x, dynamics::Workspace& ws) {
       case ControllerKind::task_priority: update_task_priority(i, x, ws); break;
       case ControllerKind::line_of_sight: update_line_of_sight(i, ws); break;
       case ControllerKind::base_control: update_base_control(i, ws); break;
+      case ControllerKind::ardusub_mixer: update_mixer(i, ws); break;
     }
+    if (delays_[i].active()) delay_outputs(i, t, ws);
     clocks_[i].advance(t);
   }
   return true;
+}
+
+bool ControllerSet::release_delayed(double t, dynamics::Workspace& ws) {
+  bool any = false;
+  for (std::size_t i = 0; i < delays_.size(); ++i) {
+    if (!delays_[i].release(t, delayed_.data())) continue;
+    const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(model_.controllers[i].output_slot);
+    std::copy_n(delayed_.begin(), model_.controllers[i].output_count(), ws.inputs.begin() + static_cast<std::ptrdiff_t>(first));
+    any = true;
+  }
+  return any;
+}
+
+// The sample just written into the slots goes into the delay line; the slots get back what is due.
+void ControllerSet::delay_outputs(std::size_t i, double t, dynamics::Workspace& ws) {
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(model_.controllers[i].output_slot);
+  double* slots = ws.inputs.data() + first;
+  delays_[i].push(t, slots, delayed_.data());
+  std::copy_n(delayed_.begin(), model_.controllers[i].output_count(), slots);
+}
+
+void ControllerSet::update_mixer(std::size_t i, dynamics::Workspace& ws) {
+  const dynamics::Controller& c = model_.controllers[i];
+  double rc[6];
+  for (int k = 0; k < 6; ++k) rc[k] = c.rc[k].value(ws.inputs.data());
+  const control::PilotInput in = control::pilot_input(rc, c.mixer);
+  const control::MixResult mix = control::mix(in, c.mixer);
+  const std::size_t first = model_.inputs.channels.size() + static_cast<std::size_t>(c.output_slot);
+  dynamics::ControllerSignals& s = ws.controllers[i];
+  s.setpoint << in.roll, in.pitch, in.yaw, in.throttle, in.forward, in.lateral;
+  for (std::size_t j = 0; j < c.thrusters.size(); ++j) {
+    const double pwm = control::motor_pwm(mix.thrust[j], c.mixer);
+    ws.inputs[first + j] = pwm;
+    s.error[static_cast<Eigen::Index>(j)] = mix.demand[j] - mix.thrust[j];
+    s.output[static_cast<Eigen::Index>(j)] = pwm;
+  }
 }
 
 void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws) {

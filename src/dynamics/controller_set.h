@@ -2,7 +2,7 @@
 //
 // At an accepted step end t, update(t, x, ws) takes the sample of every controller that is due,
 // in the model's order (pose_pd, line_of_sight, task_priority, base_control, thrust_allocation,
-// inverse_kinematics, pid, so an allocation reads the wrench its pose or base controller computed
+// ardusub_mixer, inverse_kinematics, pid, so an allocation reads the wrench its pose or base controller computed
 // at the same instant, a base_control the reference of its kinematic controller, and a pid the
 // q_d its IK, task_priority or line_of_sight computed), and writes what they hold until
 // their next sample into the Workspace: the command slots after the channels and the
@@ -33,6 +33,11 @@
 //   - task_priority, line_of_sight and base_control ([SverdrupThygeson2018] Sec. IV–V):
 //     controller_set_motion.cpp, from the measured poses and velocities of the sample; M₁₁ by
 //     dynamics::composite_inertia, n from the inverse dynamics' bias as for the pid above.
+//   - ardusub_mixer: its RC channels at t, through control/ardusub_mixer.h, one PWM per motor.
+// A controller with a `delay` d (control/delay_line.h) keeps its samples in a delay line: its
+// command slots take each sample at t_k + d, a breakpoint of next_sample_time() like a sample
+// time; releases due at t come before the samples at t, so a controller sampled at t reads the
+// other controllers' delayed commands as its actuators would.
 // After the constructor nothing allocates.
 //
 // Memory (for sim trim's closed-loop equilibrium, analysis/trim.h): the part of the controllers'
@@ -42,7 +47,10 @@
 //                       a > 0), previous error e_{k−1} (velocity mode with K_D > 0);
 //   pose_pd             the integral of each axis with K_I > 0;
 //   inverse_kinematics  q_d of each of its joints;
-//   thrust_allocation   none (a function of its input and the state).
+//   thrust_allocation   none (a function of its input and the state);
+//   ardusub_mixer       none (a function of its RC channels).
+// A `delay`'s pending samples are no unknowns: at the fixed point every sample is the one held,
+// and a fresh delay line holds its first sample (control/delay_line.h), so a run started there stays.
 // task_priority, line_of_sight and base_control keep path, transport and reference states that
 // are not exposed: memory_supported() is false for them.
 #pragma once
@@ -51,6 +59,7 @@
 #include <vector>
 
 #include "control/base_control.h"
+#include "control/delay_line.h"
 #include "control/line_of_sight.h"
 #include "control/pid.h"
 #include "control/pose_pd.h"
@@ -96,6 +105,9 @@ class ControllerSet {
   void update_task_priority(std::size_t i, const double* x, dynamics::Workspace& ws);
   void update_line_of_sight(std::size_t i, dynamics::Workspace& ws);
   void update_base_control(std::size_t i, dynamics::Workspace& ws);
+  void update_mixer(std::size_t i, dynamics::Workspace& ws);
+  bool release_delayed(double t, dynamics::Workspace& ws);
+  void delay_outputs(std::size_t i, double t, dynamics::Workspace& ws);
   spatial::Vec6 base_bias(std::size_t i, dynamics::Workspace& ws);
   double rate_of(const inputs::CommandSource& source) const;
   const double* bias(dynamics::Workspace& ws);
@@ -114,6 +126,8 @@ class ControllerSet {
   std::vector<control::TransportControl> transports_;       // per line_of_sight (unused for other kinds)
   std::vector<control::BaseVelocityControl> base_controls_; // per base_control
   std::vector<spatial::Vec3> base_home_;           // per task_priority: p_bd, NED
+  std::vector<control::DelayLine> delays_;         // per controller (inactive without a delay)
+  std::vector<double> delayed_;                    // scratch: one controller's held slots
   bool bias_valid_ = false;
 };
 

@@ -1,10 +1,14 @@
 #include "inputs/channel.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace uwsim::inputs {
 
 double evaluate(const Channel& c, double t, double schedule_time, const double* values) {
+  if (c.kind == ChannelKind::constant) return c.value;
+  // A delayed channel holds c(0) on the segments before its delay ends (a breakpoint).
+  if (c.delay > 0.0 && schedule_time < c.delay) return c.initial;
   switch (c.kind) {
     case ChannelKind::constant: return c.value;
     case ChannelKind::step: {
@@ -28,7 +32,21 @@ double evaluate(const Channel& c, double t, double schedule_time, const double* 
   return 0.0;
 }
 
+void apply_delay(Channel& c) {
+  if (c.delay <= 0.0) return;
+  if (c.kind == ChannelKind::sum || c.kind == ChannelKind::scale)
+    throw std::invalid_argument("apply_delay: a sum or scale takes its operands' delays");
+  Channel undelayed = c;
+  undelayed.delay = 0.0;
+  c.initial = evaluate(undelayed, 0.0, 0.0, nullptr);
+  const double d = c.delay;
+  for (double& x : c.table.x) x += d;
+  c.start += d;
+  if (std::isfinite(c.stop)) c.stop += d;
+}
+
 void append_discontinuities(const Channel& c, std::vector<double>& times) {
+  if (c.delay > 0.0 && c.kind != ChannelKind::constant) times.push_back(c.delay);
   switch (c.kind) {
     case ChannelKind::step:
       times.insert(times.end(), c.table.x.begin(), c.table.x.end());

@@ -25,6 +25,14 @@
 //   csv               a column of a CSV file against its time column, as piecewise_linear
 //   sum               c = Σ operands
 //   scale             c = gain·operand + offset
+//
+// Delay (`delay` d > 0 s, every kind but sum and scale, whose operands carry their own): the
+// channel is c(t − d), and c(0) before t = d, for a command that reaches its actuator late.
+// It is exact, not resampled: the model builder shifts the channel's own times by d once
+// (apply_delay: table times, step times, window and motion start and stop), so every jump and
+// every CSV sample arrives at exactly its time + d, and the shifted times are the ones reported
+// as discontinuities, with d itself (where c(0) gives way to the shifted schedule). A sum or a
+// scale of delayed channels is the delayed sum or scale.
 #pragma once
 
 #include <limits>
@@ -54,12 +62,18 @@ struct ChannelParameters {
   std::vector<double> sine_coefficients;       // fourier a_k
   std::vector<double> cosine_coefficients;     // fourier b_k
   double gain = 1.0;                           // scale
+  double delay = 0.0;                          // s: c(t − delay), c(0) before (see above)
 };
 
 // A channel of a model's InputSet.
 struct Channel : ChannelParameters {
   std::vector<int> operands;                   // sum, scale: indices of other channels
+  double initial = 0.0;                        // delayed: c(0), its value before t = delay
 };
+
+// Shifts a delayed channel's times by its delay and records c(0) (see above); nothing for
+// delay 0. Call once, on a channel as its parameters give it; not for sum and scale.
+void apply_delay(Channel& channel);
 
 // c(t) of a channel. `values` holds the already evaluated channels (the operands of sum and
 // scale come first in the evaluation order).

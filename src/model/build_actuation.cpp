@@ -38,6 +38,7 @@ void build_actuation(const Spec& scenario, Model& model) {
   for (const InputSpec& spec : scenario.inputs) {
     inputs::Channel channel;
     static_cast<inputs::ChannelParameters&>(channel) = spec.channel;
+    inputs::apply_delay(channel);
     model.inputs.channels.push_back(std::move(channel));
   }
   for (std::size_t i = 0; i < scenario.inputs.size(); ++i) {

@@ -73,6 +73,7 @@ Controller build_one(const ControllerSpec& spec, const Model& model) {
   Controller c;
   c.name = spec.name;
   c.period = 1.0 / spec.rate;
+  c.delay = spec.delay;
   switch (spec.type) {
     case ControllerType::pid:
       c.kind = ControllerKind::pid;
@@ -122,6 +123,12 @@ Controller build_one(const ControllerSpec& spec, const Model& model) {
     case ControllerType::line_of_sight:
       build_motion_control(spec, model, c);
       break;
+    case ControllerType::ardusub_mixer:
+      c.kind = ControllerKind::ardusub_mixer;
+      c.mixer = spec.mixer;
+      for (int k = 0; k < 6; ++k) c.rc[k] = command_source(model.inputs, spec.rc[k]);
+      for (const std::string& name : spec.thrusters) c.thrusters.push_back(thruster_index(model, name));
+      break;
     case ControllerType::base_control:
       c.kind = ControllerKind::base_control;
       c.base_velocity = spec.base_velocity;
@@ -149,7 +156,7 @@ void build_controllers(const Spec& scenario, Model& model) {
   // allocations that take them, kinematic controllers before what follows them, pids last.
   for (ControllerType type : {ControllerType::pose_pd, ControllerType::line_of_sight, ControllerType::task_priority,
                               ControllerType::base_control, ControllerType::thrust_allocation,
-                              ControllerType::inverse_kinematics, ControllerType::pid}) {
+                              ControllerType::ardusub_mixer, ControllerType::inverse_kinematics, ControllerType::pid}) {
     for (bool outer_first : {true, false}) {
       if (type != ControllerType::pid && !outer_first) continue;
       for (const ControllerSpec& spec : scenario.controllers) {
@@ -199,6 +206,10 @@ void build_controllers(const Spec& scenario, Model& model) {
         c.body = model.controllers[i].base;
       }
       if (c.source < 0) throw std::invalid_argument("build_model: no task_priority or line_of_sight named " + spec->input);
+    } else if (c.kind == ControllerKind::ardusub_mixer) {
+      for (std::size_t j = 0; j < c.thrusters.size(); ++j)
+        model.thrusters[static_cast<std::size_t>(c.thrusters[j])].command =
+            inputs::CommandSource{channels + c.output_slot + static_cast<int>(j), 0.0};
     } else if (c.kind == ControllerKind::thrust_allocation) {
       const ControllerSpec* spec = nullptr;
       for (const auto& s : scenario.controllers)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "control/ardusub_mixer.h"
 #include "control/base_control.h"
 #include "control/line_of_sight.h"
 #include "control/pid.h"
@@ -16,12 +17,13 @@
 namespace uwsim::model {
 
 enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
-                            base_control };
+                            base_control, ardusub_mixer };
 
 struct ControllerSpec {
   std::string name;
   ControllerType type = ControllerType::pid;
   double rate = 100.0;                 // Hz: samples at k / rate, held in between
+  double delay = 0.0;                  // s: pid, thrust_allocation, ardusub_mixer (control/delay_line.h)
 
   // pid: drives `joint` (its effort, or its gear motor's current) toward `setpoint`.
   std::string joint;
@@ -68,6 +70,10 @@ struct ControllerSpec {
   // base_control (eq. 33–35).
   control::BaseVelocitySettings base_velocity;  // sample_period set from rate
   bool cancel_coriolis = true, cancel_damping = true, cancel_restoring = true;  // the terms of n (eq. 35)
+  // ardusub_mixer (control/ardusub_mixer.h): RC1…RC6 in ArduSub's order (pitch, roll, throttle,
+  // yaw, forward, lateral; µs) onto `thrusters` (motor k → thrusters[k − 1], resolved by the reader).
+  control::SubMixerSettings mixer;
+  CommandSpec rc[6];
 };
 
 }  // namespace uwsim::model

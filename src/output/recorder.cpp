@@ -78,9 +78,13 @@ Recorder::Recorder(const dynamics::Model& model, Hdf5File* file)
     ThrusterSeries ts{};
     // A channel's units; a thruster driven by an allocation takes the command its map takes.
     const auto channel = static_cast<std::size_t>(t.command.channel);
-    const std::string& units = t.command.channel >= 0 && channel < model.inputs.channels.size()
-                                   ? model.inputs.channels[channel].units
-                                   : std::string();
+    std::string units = t.command.channel >= 0 && channel < model.inputs.channels.size()
+                            ? model.inputs.channels[channel].units
+                            : std::string();
+    for (const dynamics::Controller& c : model.controllers)  // an ArduSub mixer sends PWM
+      if (c.kind == dynamics::ControllerKind::ardusub_mixer && t.command.channel >= static_cast<int>(model.inputs.channels.size()) + c.output_slot &&
+          t.command.channel < static_cast<int>(model.inputs.channels.size()) + c.output_slot + c.output_count())
+        units = "us";
     ts.command = declare(group + "command", 1, units.empty() ? "1" : units,
                                  "thruster command after its command limits, in the unit its map takes");
     ts.has_shaft_speed = t.has_shaft_speed();
@@ -160,6 +164,14 @@ void Recorder::add_controller_series(const dynamics::Controller& c) {
                                     {"u", "v", "w", "p", "q", "r"});
     series.output = declare(group + "output", 6, "N, N m", "commanded base wrench about the base origin, base body frame (eq. 33)",
                                      {"X", "Y", "Z", "K", "M", "N"});
+  } else if (c.kind == dynamics::ControllerKind::ardusub_mixer) {
+    std::vector<std::string> names;
+    for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);
+    const auto n = static_cast<int>(names.size());
+    series.setpoint = declare(group + "setpoint", 6, "1", "the pilot's normalised inputs from the RC channels (ArduSub MANUAL)",
+                              {"roll", "pitch", "yaw", "throttle", "forward", "lateral"});
+    series.error = declare(group + "error", n, "1", "each motor's demand minus its output, -1..1 full scale (what normalisation and clipping took)", names);
+    series.output = declare(group + "output", n, "us", "motor PWM at the last sample (before any delay)", names);
   } else {
     std::vector<std::string> names;
     for (int j : c.thrusters) names.push_back(model_.thrusters[static_cast<std::size_t>(j)].name);

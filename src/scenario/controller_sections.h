@@ -37,5 +37,7 @@ void read_commands(Reader& r, const Field& f, const std::vector<std::string>& ch
 void read_task_priority(Reader& r, Mapping& m, const ControllerContext& cx, ControllerSpec& c);
 void read_line_of_sight(Reader& r, Mapping& m, const ControllerContext& cx, ControllerSpec& c);
 void read_base_control(Reader& r, Mapping& m, ControllerSpec& c);
+// read_mixer.cpp (control/ardusub_mixer.h).
+void read_ardusub_mixer(Reader& r, Mapping& m, const ControllerContext& cx, ControllerSpec& c);
 
 }  // namespace uwsim::scenario

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "actuation/t200.h"
 #include "scenario/actuation_sections.h"
 
 namespace uwsim::scenario {
@@ -91,6 +92,21 @@ void read_thrust_table(Reader& r, const Field& f, actuation::ThrusterParameters&
   }
 }
 
+// `t200: {voltage: V}`: Blue Robotics' sheets at V (actuation/t200.h).
+void read_t200(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
+  Mapping m(r, f, {"voltage"});
+  if (!m.ok()) return;
+  const Field voltage = m.require("voltage");
+  const auto v = r.number(voltage, Sign::positive, "V");
+  if (!v) return;
+  if (*v < actuation::kT200MinVoltage || *v > actuation::kT200MaxVoltage) {
+    r.error(voltage, "expected a supply voltage from 10 to 20 V (the T200 sheets' range; between two "
+                     "sheets the thrust is interpolated), got " + to_text(*v) + " V");
+    return;
+  }
+  t.thrust_table = actuation::t200_thrust_table(*v);
+}
+
 void read_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
   Mapping m(r, f, {"power_law", "neutral", "dead_band", "table"});
   if (!m.ok()) return;
@@ -132,7 +148,7 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
   ThrusterSpec spec;
   actuation::ThrusterParameters& t = spec.thruster;
   Mapping m(r, item, {"name", "body", "position", "direction", "angles", "input", "command_limits",
-                      "model", "gain", "table", "propeller", "time_constant", "max_thrust",
+                      "model", "gain", "table", "t200", "propeller", "time_constant", "max_thrust",
                       "reaction_torque"});
   if (!m.ok()) return spec;
   const Field name = m.require("name");
@@ -166,15 +182,22 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
   if (model) t.model = static_cast<ThrusterModel>(*model);
   // Each model's own key: required with it, an error with the others.
   const char* own[] = {"gain", "table", "propeller"};
+  const Field t200 = m.get("t200");
+  if (model && *model == 1 && t200.present() && m.has("table"))
+    r.error(t200, "give the thrust as 'table' rows or as 't200' sheets, not both");
+  else if (model && *model != 1 && t200.present())
+    r.error(t200, "applies to model 'table' only");
   for (std::size_t k = 0; model && k < 3; ++k) {
     const Field f = m.get(own[k]);
+    if (k == 1 && *model == 1 && t200.present()) continue;  // the table comes from the sheets
     if (k == *model && !f.present())
-      r.report(item.value.Mark(), item.path, item.path + ": missing required key '" + own[k] + "' for model '" + m.get("model").value.Scalar() + "'");
+      r.report(item.value.Mark(), item.path, item.path + ": missing required key '" + own[k] + (k == 1 ? "' (or 't200')" : "'") + " for model '" + m.get("model").value.Scalar() + "'");
     else if (k != *model && f.present())
       r.error(f, std::string("applies to model '") + (k == 0 ? "linear" : k == 1 ? "table" : "propeller") + "' only");
   }
   if (model && *model == 0) m.read("gain", t.gain, Sign::any, "N per command unit");
-  if (model && *model == 1 && m.has("table")) read_thrust_table(r, m.get("table"), t);
+  if (model && *model == 1 && m.has("table") && !t200.present()) read_thrust_table(r, m.get("table"), t);
+  if (model && *model == 1 && t200.present() && !m.has("table")) read_t200(r, t200, t);
   if (model && *model == 2 && m.has("propeller")) read_propeller(r, m.get("propeller"), t);
   m.read("time_constant", t.time_constant, Sign::non_negative, "s");
   m.read("max_thrust", t.max_thrust, Sign::positive, "N");

@@ -17,24 +17,28 @@ namespace uwsim::scenario {
 namespace {
 
 const std::vector<std::string> kTypes = {"pid", "pose_pd", "thrust_allocation", "inverse_kinematics",
-                                         "task_priority", "line_of_sight", "base_control"};
+                                         "task_priority", "line_of_sight", "base_control", "ardusub_mixer"};
 const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoint", "mode", "kp",
                                         "ki", "kd", "limit", "torque_filter", "anti_windup",
                                         "feed_forward", "body", "position", "rpy", "input",
                                         "thrusters", "damping", "end_effector", "point", "frame", "gain", "hold",
                                         "base_gain", "weights", "base_position", "joints", "path", "look_ahead",
                                         "heading_gain", "speed", "surge", "surge_kp", "surge_ki", "yaw_kp",
-                                        "yaw_kd", "cancel", "wrench"};
+                                        "yaw_kd", "cancel", "wrench", "delay", "rc", "directions",
+                                        "rc_range", "dead_zone", "yaw_scale", "forward_vertical_coupling",
+                                        "pwm_limits"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
-    {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward"},
+    {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward", "delay"},
     {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench"},
-    {"input", "thrusters", "damping"},
+    {"input", "thrusters", "damping", "delay"},
     {"end_effector", "point", "frame", "position", "gain", "damping"},
     {"end_effector", "point", "position", "rpy", "gain", "base_gain", "weights", "base_position", "damping"},
     {"end_effector", "point", "joints", "path", "look_ahead", "heading_gain", "speed", "surge", "surge_kp",
      "surge_ki", "yaw_kp", "yaw_kd"},
-    {"input", "kp", "ki", "cancel"}};
+    {"input", "kp", "ki", "cancel"},
+    {"frame", "rc", "thrusters", "directions", "rc_range", "dead_zone", "yaw_scale", "forward_vertical_coupling",
+     "pwm_limits", "delay"}};
 
 }  // namespace
 
@@ -229,6 +233,16 @@ void read_inverse_kinematics(Reader& r, Mapping& m, const Context& cx, Controlle
   m.read("damping", c.damping, Sign::non_negative, "m");
 }
 
+// `delay` (s): the controller's commands reach its actuators this much later (control/delay_line.h).
+void read_delay(Reader& r, Mapping& m, ControllerSpec& c) {
+  const Field f = m.get("delay");
+  const auto d = r.number(f, Sign::non_negative, "s");
+  if (!d) return;
+  if (*d > 60.0) r.error(f, "expected a delay of at most 60 s, got " + to_text(*d) + " s");
+  else if (*d > 1e4 / c.rate) r.error(f, "expected a delay of at most 10000 samples (" + to_text(1e4 / c.rate) + " s at " + to_text(c.rate) + " Hz), got " + to_text(*d) + " s");
+  else c.delay = *d;
+}
+
 // The body at the root of the tree `body` belongs to.
 std::string root_of(const Scenario& s, std::string body) {
   for (std::size_t guard = 0; guard <= s.joints.size(); ++guard) {
@@ -283,13 +297,13 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
 
   std::map<std::string, std::string> names;
   struct Source {
-    Field joint, input, thrusters, setpoint;
+    Field joint, input, thrusters, setpoint, type;
   };
   std::vector<Source> sources;
   for (const Field& item : *items) {
     ControllerSpec c;
     Mapping m(r, item, kKeys);
-    sources.push_back(m.ok() ? Source{m.get("joint"), m.get("input"), m.get("thrusters"), m.get("setpoint")} : Source{});
+    sources.push_back(m.ok() ? Source{m.get("joint"), m.get("input"), m.get("thrusters"), m.get("setpoint"), m.get("type")} : Source{});
     if (!m.ok()) {
       out.push_back(c);
       continue;
@@ -338,7 +352,9 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
       case ControllerType::task_priority: read_task_priority(r, m, cx, c); break;
       case ControllerType::line_of_sight: read_line_of_sight(r, m, cx, c); break;
       case ControllerType::base_control: read_base_control(r, m, c); break;
+      case ControllerType::ardusub_mixer: read_ardusub_mixer(r, m, cx, c); break;
     }
+    read_delay(r, m, c);
     out.push_back(c);
   }
 
@@ -427,6 +443,16 @@ std::vector<ControllerSpec> read_controllers(Reader& r, const Field& field, cons
       if (!source->body.empty() && root_of(scenario, t->body) != source->body)
         r.error(item, "thruster '" + name + "' sits on '" + t->body + "', which is not part of '" +
                           source->body + "', the body of '" + c.input + "'");
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {  // a mixer's thrusters: driven by it alone
+    const ControllerSpec& c = out[i];
+    if (c.type != ControllerType::ardusub_mixer) continue;
+    const Field& at = sources[i].thrusters.present() ? sources[i].thrusters : sources[i].type;
+    for (const std::string& name : c.thrusters) {
+      if (name.empty()) continue;
+      if (auto [it, fresh] = thruster_owner.emplace(name, c.name); !fresh)
+        r.error(at, "thruster '" + name + "' is already driven by controller '" + it->second + "'");
     }
   }
   check_motor_inputs(r, scenario, joint_owner);

@@ -20,7 +20,7 @@ const std::vector<std::string> kTypes = {"constant", "step", "ramp", "piecewise_
 
 // The keys each type takes besides name, type and units.
 std::vector<std::string> keys_of(const std::string& type) {
-  std::vector<std::string> keys = {"name", "type", "units"};
+  std::vector<std::string> keys = {"name", "type", "units", "delay"};
   auto add = [&](std::initializer_list<const char*> more) { keys.insert(keys.end(), more.begin(), more.end()); };
   if (type == "constant") add({"value"});
   else if (type == "step") add({"initial", "steps"});
@@ -211,6 +211,16 @@ inputs::ChannelParameters read_channel(Reader& r, const Field& item, std::map<st
       m.read("offset", c.offset, Sign::any, "");
       break;
     }
+  }
+  // `delay` (inputs/channel.h): the channel at t − delay. A sum or scale is taken from its
+  // operands at t, so the delays go on them.
+  if (c.kind == ChannelKind::sum || c.kind == ChannelKind::scale) {
+    if (m.has("delay"))
+      r.error(m.get("delay"), std::string("a ") + (c.kind == ChannelKind::sum ? "sum" : "scale") +
+                                  " combines its operands at the same time: put 'delay' on its operands (the " +
+                                  (c.kind == ChannelKind::sum ? "sum" : "scale") + " of delayed channels is the delayed one)");
+  } else {
+    m.read("delay", c.delay, Sign::non_negative, "s");
   }
   return c;
 }

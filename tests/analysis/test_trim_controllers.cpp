@@ -170,3 +170,37 @@ TEST_CASE("trim under controllers: task_priority, line_of_sight and base_control
   problem.unknowns = {{VariableKind::body, model.bodies[0].name, "u"}};
   CHECK_THROWS_WITH_AS(analysis::trim(model, problem), doctest::Contains("are not trim unknowns"), analysis::TrimError);
 }
+
+// vehicles/bluerov2_heavy.yaml (0.98 N heavy) flown through ArduSub's mixer from six constant RC
+// channels, throttle up (rc3 1600 µs), its commands 0.3 s late. The mixer's PWM is whole µs, as
+// ArduSub's int16 output, so RC channels make poor unknowns; the steady rise speed is the unknown.
+TEST_CASE("trim under controllers: a Heavy under the ArduSub mixer rises where the vertical T200s' thrust meets the heave drag") {
+  std::string yaml = R"(
+name: heavy_rise
+simulation: {duration: 1.0}
+include:
+  - {file: )" + std::string(UWSIM_SOURCE_DIR) +
+                     R"(/scenarios/vehicles/bluerov2_heavy.yaml, name: heavy, position: [0.0, 0.0, 2.0]}
+inputs:
+)";
+  for (int k = 1; k <= 6; ++k)
+    yaml += "  - {name: rc" + std::to_string(k) + ", type: constant, value: " + (k == 3 ? "1600.0" : "1500.0") + ", units: us}\n";
+  yaml += "controllers:\n  - {name: sub, type: ardusub_mixer, frame: vectored_6dof, rate: 50.0, delay: 0.3, "
+          "rc: [rc1, rc2, rc3, rc4, rc5, rc6]}\n";
+  const analysis::TrimResult r = trim_of(test::scenario_from(yaml), {{VariableKind::body, "heavy/rov", "w"}});
+  REQUIRE(r.converged);
+  REQUIRE(r.held.signals.size() == 1);
+  // Throttle (1600 − 1500)/400 = 0.25 on the vertical four (factor −1): 1500 − 0.25·400 µs.
+  const Eigen::VectorXd pwm = r.held.signals[0].output;
+  REQUIRE(pwm.size() == 8);
+  for (Eigen::Index k = 0; k < 4; ++k) CHECK(pwm[k] == 1500.0);
+  for (Eigen::Index k = 4; k < 8; ++k) CHECK(pwm[k] == 1400.0);
+  // Heave balance: W − B + 4 T(1400 µs) = 33 w + 190 w|w|, T on the part's reverse branch,
+  // linear between (1308 µs, −13.239 N) and (1472 µs, 0); rising, w = −s with
+  // 190 s² + 33 s − (4|T| − (W − B)) = 0.
+  const double W_minus_B = 13.5 * 9.81 - 1000.0 * 9.81 * 0.0134;  // 0.981 N
+  const double T = -13.239 * (1472.0 - 1400.0) / (1472.0 - 1308.0);
+  const double lift = -4.0 * T - W_minus_B;
+  const double s = (-33.0 + std::sqrt(33.0 * 33.0 + 4.0 * 190.0 * lift)) / (2.0 * 190.0);  // 0.266 m/s
+  CHECK(value_of(r, "bodies.heavy/rov.w") == doctest::Approx(-s).epsilon(1e-8));
+}

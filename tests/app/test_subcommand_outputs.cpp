@@ -180,6 +180,21 @@ TEST_CASE("outputs: identify refuses -o, --predictions and --write-part onto its
   refused(identify + "--predictions p.csv -o ./p.csv", dir, "given twice as an output of this command");
 }
 
+TEST_CASE("outputs: identify --drag --write-part refuses its scenario, an included part, a CSV channel's file and its points") {
+  // The drag fit's part goes through the same output rule as every other output (issue 38).
+  const fs::path dir = fresh_dir("drag_part_onto_input");
+  trim_fixture(dir);
+  write_file(dir / "tank.csv", "speed,force\n-1,-35\n-0.5,-9\n0.5,9\n1,35\n");
+  const std::string drag = "identify surge.yaml --drag tank.csv --speed speed --force force --body bluerov2/rov --axis u --write-part ";
+  for (const char* input : {"surge.yaml", "vehicles/bluerov2.yaml", "log.csv", "tank.csv"})
+    refused(drag + input, dir, std::string("--write-part: the output ") + input + " is an input of this command");
+  const std::string part = read_bytes(dir / "vehicles/bluerov2.yaml");
+  CHECK(part == read_bytes(kSource + "/scenarios/vehicles/bluerov2.yaml"));
+  // The same command onto a fresh file writes it.
+  REQUIRE(run_sim(drag + "fitted.yaml", dir).exit_code == 0);
+  CHECK(fs::exists(dir / "fitted.yaml"));
+}
+
 TEST_CASE("outputs: trim refuses -o and --json onto its scenario, an included part, a CSV channel's file or a hard link") {
   // `trim -o` onto an included part and `trim --json` onto the scenario replaced them, exit 0.
   const fs::path dir = fresh_dir("trim_onto_input");

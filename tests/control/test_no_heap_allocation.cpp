@@ -126,3 +126,27 @@ TEST_CASE("paper 002's controllers in the simulator: task priority, line of sigh
     CHECK(allocations.load() == 0);
   }
 }
+
+TEST_CASE("ArduSub's mixer with delayed commands in the simulator: samples, releases and evaluations do not allocate") {
+  const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_heavy_rc.yaml");
+  const dynamics::Model model = model::build_model(s);
+  REQUIRE(model.controllers.size() == 1);
+  REQUIRE(model.controllers[0].delay > 0.0);
+  dynamics::Workspace ws(model);
+  dynamics::ControllerSet controllers(model);
+  std::vector<double> x = model.x0, xdot(x.size());
+  REQUIRE(controllers.update(0.0, x.data(), ws));
+  allocations = 0;
+  counting = true;
+  int updates = 0;
+  double t = 0.0;
+  while (t < 1.6) {  // across the forward stick at 1 s and its arrival at 1.3 s
+    t = std::min(t + 0.005, controllers.next_sample_time());
+    dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+    updates += controllers.update(t, x.data(), ws) ? 1 : 0;
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(updates >= 80);
+  CHECK(ws.thrusters[0].command == 1350.0);  // the delayed forward command has arrived
+}

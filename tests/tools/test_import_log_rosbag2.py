@@ -349,5 +349,15 @@ for name in names:
         rmse = float(series[name][head.index("rmse")])
         check(rmse < 1e-9, f"{name}: RMSE {rmse} between sim's result and its round trip through a ROS bag")
 check("skipped" not in r.stderr, f"no column skipped ({r.stderr.strip()})")
+# Every column carries its unit, so sim compare warns of none; --from/--to and --series narrow it.
+check("give no unit" not in r.stderr and "warning" not in r.stderr, f"no unit warning on the imported CSV ({r.stderr.strip()})")
+r = subprocess.run([sim, "compare", result, measured_csv, "--from", "1", "--to", "2", "--series", "bodies/rov/velocity/*",
+                    "--format", "csv"], capture_output=True, text=True)
+check(r.returncode == 0 and r.stderr == "", f"sim compare --from 1 --to 2 --series on the imported CSV ({r.stderr.strip()})")
+lines = [x.split(",") for x in r.stdout.strip().splitlines()]
+window = {x[head.index("series")]: x for x in lines[1:]}
+check(sorted(window) == sorted(n for n in names if "/velocity/" in n), f"--series keeps the 6 velocities: {sorted(window)}")
+within = int(np.sum((t >= 1.0) & (t <= 2.0)))
+check(all(int(x[head.index("samples")]) == within for x in window.values()), f"each compares the {within} samples in [1, 2] s")
 shutil.rmtree(work)
 T.finish()
