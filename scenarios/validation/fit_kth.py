@@ -24,8 +24,8 @@ RUNS = ["11_10_52_sync_0_3dof", "11_40_38_0_6dof", "11_46_03_0_6dof", "11_57_50_
 TRAIN = ["11_10_52_sync_0_3dof", "11_40_38_0_6dof", "12_09_45_0_6dof"]
 HELD_OUT = [r for r in RUNS if r not in TRAIN]
 UNKNOWNS = ("quadratic_damping/u,quadratic_damping/v,quadratic_damping/w,quadratic_damping/r,"
-            "linear_damping/u,linear_damping/v,linear_damping/w,linear_damping/p,linear_damping/q,linear_damping/r,"
-            "added_mass/u,added_mass/v,added_mass/w,volume,cg/z,thrust_scale,delay")
+            "linear_damping/u,linear_damping/w,linear_damping/p,linear_damping/q,added_mass/u,added_mass/v,added_mass/w,volume,cg/z,thrust_scale,delay")
+ITERATIONS = "5"  # Levenberg-Marquardt steps per round of weights (each ~30 runs of the training set)
 AXES = ["u", "v", "w", "r"]
 WORK = "results/kth"
 HERE = "scenarios/validation"
@@ -73,25 +73,71 @@ include:
         f.write(text)
 
 
+def table(csv):
+    """A CSV's column names (units cut off) and its numbers, '#' lines skipped."""
+    lines = [l for l in open(csv) if not l.startswith("#")]
+    names = [c.split(" [")[0] for c in lines[0].strip().split(",")]
+    return {n: i for i, n in enumerate(names)}, np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+
+
 def duration_of(csv):
-    t = np.loadtxt(csv, delimiter=",", comments="#", skiprows=0, usecols=0, converters=None, dtype=str)
-    return float([x for x in t if re.match(r"^[0-9.eE+-]+$", x)][-1])
+    return float(table(csv)[1][-1, 0])
 
 
-def held_out_rmse(report):
-    """RMSE per axis of the fitted model's free runs on the --validate recordings, from the report."""
-    return parse_report(report)
+def estimate(report, name):
+    m = re.search(rf"^\s*\d+\s+{re.escape(name)}\s+([0-9.eE+-]+)", report, re.M)
+    return float(m.group(1))
 
 
-def parse_report(text):
-    # Lines like: "validate <scenario> free run fitted: u 0.05 v ..." are parsed leniently below.
-    res = {}
-    for line in text.splitlines():
-        m = re.search(r"kth_(\S+?)_fit", line)
-        if m and "free" in line and "fitted" in line:
-            vals = dict(re.findall(r"\b([uvwpqr]) ([0-9.eE+-]+)", line))
-            res[m.group(1)] = {a: float(vals[a]) for a in AXES if a in vals}
-    return res
+def write_fitted(report, sha):
+    """scenarios/validation/bluerov2_heavy_fitted.yaml from the part sim wrote, with its source;
+    the fitted delay into the validation scenarios' mixer."""
+    delay = estimate(report, "delay")
+    part = open(f"{WORK}/fitted.yaml").read()
+    head = (f"# yaml-language-server: $schema=../../schemas/part.schema.json\n"
+            f"# The BlueROV2 Heavy fitted to real recordings (issue 38): vehicles/bluerov2_heavy.yaml with\n"
+            f"# {UNKNOWNS.replace(',', ', ')}\n"
+            f"# fitted by sim identify --vehicle (4 s windows) to the KTH Marinarium BlueROV2 Heavy dataset\n"
+            f"# (SAABmarine-MEX/saabmarineMEX_learning, residual_modelling/data_and_plots/dictfiles_plot, processed\n"
+            f"# motion capture + pilot RC, ArduSub MANUAL), runs {', '.join(TRAIN)}; held out:\n"
+            f"# {', '.join(HELD_OUT)} (README here). Made by scenarios/validation/fit_kth.py at commit {sha};\n"
+            f"# command-to-thrust delay {delay:.4f} s (in the kth_*.yaml mixers). Include it as vehicles/bluerov2_heavy.yaml.\n")
+    with open(f"{HERE}/bluerov2_heavy_fitted.yaml", "w") as f:
+        f.write(head + "".join(l + "\n" for l in part.splitlines() if not l.startswith("#")))
+    for r in RUNS:
+        p = f"{HERE}/kth_{r}.yaml"
+        text = re.sub(r"^    delay: .*$", f"    delay: {delay:.4f}", open(p).read(), flags=re.M)
+        open(p, "w").write(text)
+
+
+def held_out(sim, r):
+    """RMSE of u, v, w, r of the validation scenario (RC log -> mixer -> fitted Heavy, free from rest)
+    against the measurement, and how far the model and the vehicle rose and sank (m)."""
+    import h5py
+    h5 = f"{WORK}/{r}.val.h5"
+    run([sim, "-q", f"{HERE}/kth_{r}.yaml", "-o", h5])
+    col, m = table(f"{WORK}/{r}.csv")
+    out = {}
+    with h5py.File(h5) as f:
+        t = np.asarray(f["time"])
+        for ax in AXES:
+            sim_ax = np.interp(m[:, 0], t, np.asarray(f["bodies/heavy/rov/velocity"])[:, "uvwpqr".index(ax)])
+            out[ax] = float(np.sqrt(np.mean((sim_ax - m[:, col[f"bodies/heavy/rov/velocity/{ax}"]]) ** 2)))
+        down = np.asarray(f["bodies/heavy/rov/position"])[:, 2] - 1.0
+    meas = m[:, col["bodies/heavy/rov/position/down"]]
+    out["sim_down"] = (float(down.min()), float(down.max()))
+    out["meas_down"] = (float(meas.min()), float(meas.max()))
+    os.remove(h5)
+    return out
+
+
+def readme_rows():
+    rows = {}
+    for line in open(f"{HERE}/README.md"):
+        cells = [c.strip(" `") for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[0] in HELD_OUT:
+            rows[cells[0]] = [float(c) for c in cells[1:5]]
+    return rows
 
 
 def main():
@@ -100,9 +146,11 @@ def main():
     ap.add_argument("--sim", default="build/sim")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--skip-import", action="store_true", help="reuse results/kth's CSVs")
+    ap.add_argument("--skip-fit", action="store_true", help="reuse results/kth/report.txt and the fitted part")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
-    for r in RUNS:
+    for r in ([] if a.skip_import else RUNS):
         src = glob.glob(os.path.join(a.data, f"rosbag2_2025_05_27-{r}_data_all.npz"))
         if not src:
             sys.exit(f"fit_kth: {a.data} has no rosbag2_2025_05_27-{r}_data_all.npz")
@@ -110,14 +158,35 @@ def main():
             stdout=subprocess.DEVNULL)
         motors_csv(a.sim, r)
         fit_scenario(r, duration_of(f"{WORK}/{r}.csv"))
-    cmd = [a.sim, "identify", "--vehicle", "--unknown", UNKNOWNS, "--window", "4", "-o", f"{WORK}/report.txt",
+    cmd = [a.sim, "identify", "--vehicle", "--unknown", UNKNOWNS, "--window", "4", "--max-iterations", ITERATIONS,
+           # start cg z at 3 cm (4 cm below the CB): from the part's 1 cm the free runs capsize
+           "--set", "bodies.heavy/rov.center_of_gravity=[0,0,0.03]", "-o", f"{WORK}/report.txt",
            "--write-part", f"{WORK}/fitted.yaml"]
     for r in TRAIN:
         cmd += ["--record", f"{WORK}/{r}.fit.yaml", f"{WORK}/{r}.csv"]
     for r in HELD_OUT:
         cmd += ["--validate", f"{WORK}/{r}.fit.yaml", f"{WORK}/{r}.csv"]
-    run(cmd)
-    print(open(f"{WORK}/report.txt").read())
+    if not a.skip_fit:
+        run(cmd)
+    report = open(f"{WORK}/report.txt").read()
+    print(report)
+    if a.write:
+        sha = subprocess.run(["git", "log", "-1", "--format=%h", "--", f"{HERE}/fit_kth.py"], capture_output=True, text=True).stdout.strip()
+        write_fitted(report, sha or "unknown")
+    print("held-out run            u [m/s]  v [m/s]  w [m/s]  r [rad/s]  model down min..max  measured down (m)")
+    bad = 0
+    readme = readme_rows() if a.check else {}
+    for r in HELD_OUT:
+        e = held_out(a.sim, r)
+        print(f"{r:22s} {e['u']:8.3f} {e['v']:8.3f} {e['w']:8.3f} {e['r']:9.3f}   {e['sim_down'][0]:+.2f}..{e['sim_down'][1]:+.2f}"
+              f"        {e['meas_down'][0]:+.2f}..{e['meas_down'][1]:+.2f}")
+        if a.check:
+            if r not in readme:
+                print(f"fit_kth: README has no row for {r}"); bad += 1; continue
+            for ax, want in zip(AXES, readme[r]):
+                if abs(e[ax] - want) > 0.005:
+                    print(f"fit_kth: {r} {ax}: measured {e[ax]:.3f}, README says {want:.3f}"); bad += 1
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":
