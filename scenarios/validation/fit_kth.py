@@ -93,7 +93,8 @@ def write_fitted(report, sha):
     """scenarios/validation/bluerov2_heavy_fitted.yaml from the part sim wrote, with its source;
     the fitted delay into the validation scenarios' mixer."""
     delay = estimate(report, "delay")
-    part = open(f"{WORK}/fitted.yaml").read()
+    # the fit scenario's motor channels (m1..m8) back to the part's idle 1500 us
+    part = re.sub(r"^(\s*input:) m[1-8]$", r"\1 1500", open(f"{WORK}/fitted.yaml").read(), flags=re.M)
     head = (f"# yaml-language-server: $schema=../../schemas/part.schema.json\n"
             f"# The BlueROV2 Heavy fitted to real recordings (issue 38): vehicles/bluerov2_heavy.yaml with\n"
             f"# {UNKNOWNS.replace(',', ', ')}\n"
@@ -123,7 +124,8 @@ def held_out(sim, r):
         for ax in AXES:
             sim_ax = np.interp(m[:, 0], t, np.asarray(f["bodies/heavy/rov/velocity"])[:, "uvwpqr".index(ax)])
             out[ax] = float(np.sqrt(np.mean((sim_ax - m[:, col[f"bodies/heavy/rov/velocity/{ax}"]]) ** 2)))
-        down = np.asarray(f["bodies/heavy/rov/position"])[:, 2] - 1.0
+        down = np.asarray(f["bodies/heavy/rov/position"])[:, 2]
+        down = down - down[0]
     meas = m[:, col["bodies/heavy/rov/position/down"]]
     out["sim_down"] = (float(down.min()), float(down.max()))
     out["meas_down"] = (float(meas.min()), float(meas.max()))
