@@ -95,6 +95,7 @@ def write_fitted(report, sha):
     delay = estimate(report, "delay")
     # the fit scenario's motor channels (m1..m8) back to the part's idle 1500 us
     part = re.sub(r"^(\s*input:) m[1-8]$", r"\1 1500", open(f"{WORK}/fitted.yaml").read(), flags=re.M)
+    part = re.sub(r"^    initial:\n      position: \[0, 0, 1\]\n", "", part, flags=re.M)  # the fit scenario's start, not the part's
     head = (f"# yaml-language-server: $schema=../../schemas/part.schema.json\n"
             f"# The BlueROV2 Heavy fitted to real recordings (issue 38): vehicles/bluerov2_heavy.yaml with\n"
             f"# {UNKNOWNS.replace(',', ', ')}\n"
