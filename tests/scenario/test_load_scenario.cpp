@@ -298,7 +298,7 @@ TEST_CASE("every scenario in scenarios/ loads") {
     const std::string path = entry.path().string();
     CAPTURE(path);
     try {
-      load_scenario(path);
+      load_scenario(path, uwsim::test::stand_in_overrides(entry.path()));
     } catch (const ScenarioError& e) {
       FAIL_CHECK(e.what());
     }

@@ -82,7 +82,7 @@ TEST_CASE("schema: every mapping the loader reads allows exactly the schema's ke
   for (const std::string& file : loader_inputs()) {
     CAPTURE(file);
     try {
-      load_scenario(file);
+      load_scenario(file, uwsim::test::stand_in_overrides(file));
     } catch (const ScenarioError& e) {
       FAIL_CHECK(e.what());
     }
