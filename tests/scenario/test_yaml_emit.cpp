@@ -51,7 +51,7 @@ TEST_CASE("emit_yaml: yaml-cpp's text, byte for byte, for every YAML file here a
     if (entry.path().extension() != ".yaml" || uwsim::test::is_part_file(entry.path())) continue;
     Scenario s;
     try {
-      s = load_scenario(entry.path().string());
+      s = load_scenario(entry.path().string(), uwsim::test::stand_in_overrides(entry.path()));
     } catch (const ScenarioError&) {
       continue;  // parts and the files that are not whole scenarios
     }
