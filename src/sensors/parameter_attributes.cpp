@@ -1,8 +1,6 @@
 #include "sensors/parameter_attributes.h"
 
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
+#include <charconv>
 
 #include "sensors/quantities.h"
 
@@ -10,14 +8,11 @@ namespace uwsim::sensors {
 
 namespace {
 
-// Shortest text that reads back as the same double ("%.17g" always does).
+// The shortest text that reads back as the same double (std::to_chars without a format).
 std::string number(double x) {
   char text[32];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, x);
-    if (std::strtod(text, nullptr) == x || x != x) break;
-  }
-  return text;
+  const std::to_chars_result r = std::to_chars(text, text + sizeof text, x);
+  return std::string(text, r.ptr);
 }
 
 std::string vector_text(const spatial::Vec3& v, const char* units) {
