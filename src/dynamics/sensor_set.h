@@ -17,9 +17,9 @@
 // zero-order-held series delayed by exactly `latency`; with latency a multiple of the output
 // interval, the rows of the latency-free series shifted by latency·output rate.
 //
-// Noise: each sensor draws from its own stream (sensors/random.h, seeded by its `seed`), in a
-// fixed order per reading, so a sensor's readings never depend on other sensors or on
-// the integrator's steps. None of this allocates after construction.
+// Noise: each sensor draws from its own stream (sensors/random.h, seeded by its `seed`), a fixed
+// number of draws per reading, so a sensor's noise never depends on the other sensors or on the
+// integrator's steps. None of this allocates after construction.
 #pragma once
 
 #include <vector>

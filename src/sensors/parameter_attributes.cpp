@@ -1,6 +1,7 @@
 #include "sensors/parameter_attributes.h"
 
 #include <charconv>
+#include <initializer_list>
 
 #include "sensors/quantities.h"
 
@@ -15,9 +16,22 @@ std::string number(double x) {
   return std::string(text, r.ptr);
 }
 
-std::string vector_text(const spatial::Vec3& v, const char* units) {
-  return "[" + number(v.x()) + ", " + number(v.y()) + ", " + number(v.z()) + "] " + units;
+// "[a, b, c]" then " units": appended piece by piece (GCC 12 warns, falsely, on "literal" +
+// std::string&& at -O3: -Wrestrict).
+std::string list_text(std::initializer_list<double> values, const char* separator_every_third, const char* units) {
+  std::string text = "[";
+  std::size_t i = 0;
+  for (double v : values) {
+    if (i > 0) text += i % 3 == 0 ? separator_every_third : ", ";
+    text += number(v);
+    ++i;
+  }
+  text += "] ";
+  text += units;
+  return text;
 }
+
+std::string vector_text(const spatial::Vec3& v, const char* units) { return list_text({v.x(), v.y(), v.z()}, ", ", units); }
 
 struct Attributes {
   std::vector<std::pair<std::string, std::string>> list;
@@ -45,9 +59,8 @@ std::vector<std::pair<std::string, std::string>> parameter_attributes(const Sens
   a.list.emplace_back("seed", std::to_string(p.seed));
   a.list.emplace_back("p_BoS_B", vector_text(p.p_BoS_B, "m"));
   const spatial::Mat3& R = p.R_BS;
-  a.list.emplace_back("R_BS", "[" + number(R(0, 0)) + ", " + number(R(0, 1)) + ", " + number(R(0, 2)) + "; " +
-                                  number(R(1, 0)) + ", " + number(R(1, 1)) + ", " + number(R(1, 2)) + "; " +
-                                  number(R(2, 0)) + ", " + number(R(2, 1)) + ", " + number(R(2, 2)) + "] (rows)");
+  a.list.emplace_back("R_BS", list_text({R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2)}, "; ",
+                                        "(rows)"));
   switch (p.kind) {
     case SensorKind::imu:
       a.add_noise("accelerometer_", p.imu.accelerometer, "m/s^2");

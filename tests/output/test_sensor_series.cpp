@@ -123,6 +123,8 @@ TEST_CASE("result file: each sensor's quantities under /sensors with units, colu
   CHECK(read_text(file, "/sensors/imu/specific_force", "rate") == "50 Hz");
   CHECK(read_text(file, "/sensors/imu/specific_force", "latency") == "0.02 s");
   CHECK(read_text(file, "/sensors/imu/specific_force", "seed") == "9");
+  CHECK(read_text(file, "/sensors/imu/specific_force", "p_BoS_B") == "[0, 0, 0] m");
+  CHECK(read_text(file, "/sensors/imu/specific_force", "R_BS") == "[1, 0, 0; 0, 1, 0; 0, 0, 1] (rows)");
   CHECK(read_text(file, "/sensors/imu/angular_rate", "accelerometer_noise_density") == "0.002 m/s^2/sqrt(Hz)");
   CHECK(read_text(file, "/sensors/depth/pressure", "units") == "Pa");
   CHECK(read_text(file, "/sensors/depth/depth", "water_density") == "1000 kg/m^3");  // the environment's
