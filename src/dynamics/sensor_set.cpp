@@ -136,7 +136,9 @@ Reading SensorSet::measure(const sensors::Sensor& sensor, State& state, double t
       for (int k = 0; k < 3; ++k)
         dtheta[k] = state.axes[static_cast<std::size_t>(3 + k)].measure(0.0, p.pose.attitude, interval, elapsed, random);
       const spatial::Quat q_WS(r[3], r[4], r[5], r[6]);
-      const spatial::Quat q = spatial::quaternion_product(q_WS, spatial::quaternion_from_rotation_vector(dtheta));
+      spatial::Quat q = spatial::quaternion_product(q_WS, spatial::quaternion_from_rotation_vector(dtheta));
+      if (q.dot(state.last_q_WS) < 0.0) q = -q;  // a continuous series, as the bodies' (output/recorder.h)
+      state.last_q_WS = q;
       for (int k = 0; k < 4; ++k) r[static_cast<std::size_t>(3 + k)] = q[k];
       break;
     }

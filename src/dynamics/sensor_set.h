@@ -29,6 +29,7 @@
 #include "sensors/delay.h"
 #include "sensors/noise.h"
 #include "sensors/random.h"
+#include "spatial/rotation.h"
 
 namespace uwsim::dynamics {
 
@@ -61,6 +62,7 @@ class SensorSet {
     long next_tick = 0;       // index j of the next tick j/rate
     double last_time = 0.0;   // time of the last measurement
     bool measured = false;
+    spatial::Quat last_q_WS = spatial::Quat(1, 0, 0, 0);  // pose: q and −q alike, the one nearer this
   };
   sensors::Reading measure(const sensors::Sensor& sensor, State& state, double t, const double* x,
                            const Workspace& ws);

@@ -295,7 +295,7 @@ TEST_CASE("pose, heading and magnetometer sensors read the marker's pose and the
   model::BodySpec body = test::plain_body("rov");
   body.initial.p_WB_W = Vec3(1, -2, 5);
   body.initial.nu_B << 0.3, 0, 0, 0.2, -0.1, 0.9;
-  scenario::Scenario s = test::scenario_with({body}, 2.0);
+  scenario::Scenario s = test::scenario_with({body}, 8.0);  // turns through more than 2π
   model::SensorSpec magnetometer = sensor("mag", SensorKind::magnetometer, "rov", kOffset, kMount);
   magnetometer.parameters.magnetometer.field_W = Vec3(19.5e-6, -0.4e-6, 45.1e-6);
   s.sensors = {sensor("marker", SensorKind::pose, "rov", kOffset, kMount), sensor("compass", SensorKind::heading, "rov", kOffset, kMount),
@@ -306,6 +306,10 @@ TEST_CASE("pose, heading and magnetometer sensors read the marker's pose and the
     CHECK((column(run.out[k][0], 0) - (run.p_WB(k) + run.R_WB(k) * kOffset)).norm() < 1e-12);
     const spatial::Quat q(run.out[k][0][3], run.out[k][0][4], run.out[k][0][5], run.out[k][0][6]);
     CHECK((spatial::rotation_from_quaternion(q) - R_WS).norm() < 1e-12);
+    if (k > 0) {  // continuous: never the far sign
+      const spatial::Quat before(run.out[k - 1][0][3], run.out[k - 1][0][4], run.out[k - 1][0][5], run.out[k - 1][0][6]);
+      CHECK(q.dot(before) > 0.0);
+    }
     CHECK(run.out[k][1][0] == doctest::Approx(std::atan2(R_WS(1, 0), R_WS(0, 0))).epsilon(1e-12));
     CHECK((column(run.out[k][2], 0) - R_WS.transpose() * magnetometer.parameters.magnetometer.field_W).norm() < 1e-18);
   }
@@ -406,4 +410,17 @@ TEST_CASE("thruster speed sensor: a propeller's shaft speed in rpm") {
   for (std::size_t k = 0; k < run.t.size(); ++k) CHECK(run.out[k][0][0] == std::round(100.0 * 60.0 / (2.0 * M_PI)));
   s.thrusters[0].thruster.model = actuation::ThrusterModel::linear;
   CHECK_THROWS_WITH_AS(model::build_model(s), doctest::Contains("has no shaft speed"), std::invalid_argument);
+}
+
+TEST_CASE("a sensor whose rate does not divide the output rate measures at the first sample after each tick") {
+  // 30 Hz on a 100 Hz grid: ticks at j/30 s, taken at rows ⌈100 j/30⌉ (0, 4, 7, 10, 14, 17, …);
+  // 1000 Hz: faster than the output, it measures at every row.
+  const SensorRun run = run_sensors(spinning_with_imus({{0.0, 30.0}, {0.0, 1000.0}}, 4));
+  for (std::size_t k = 1; k < run.t.size(); ++k) {
+    bool tick = false;
+    for (long j = 0; j <= 30; ++j)
+      tick = tick || static_cast<long>(k) == static_cast<long>(std::ceil(100.0 * static_cast<double>(j) / 30.0 - 1e-9));
+    CHECK((run.out[k][0][0] != run.out[k - 1][0][0]) == tick);
+    CHECK(run.out[k][1][0] != run.out[k - 1][1][0]);
+  }
 }
