@@ -133,3 +133,25 @@ TEST_CASE("result file: each sensor's quantities under /sensors with units, colu
   std::filesystem::remove(path);
   CHECK(output::Recorder::values_per_sample(model) > 3 + 3 + 1 + 1);
 }
+
+TEST_CASE("result file: a series' extra attributes are written after its own and may not reuse their names") {
+  const std::string path = (std::filesystem::temp_directory_path() / "uwsim_series_attributes_test.h5").string();
+  {
+    output::Hdf5File file(path);
+    const double row[2] = {1.0, 2.0};
+    file.append(file.add_series("/a", 2, "m", "two", {"x", "y"}, {{"rate", "10 Hz"}, {"kind", "imu"}}), row);
+    CHECK_THROWS_AS(file.add_series("/b", 1, "m", "b", {}, {{"units", "s"}}), output::OutputError);
+    CHECK_THROWS_AS(file.add_series("/c", 1, "m", "c", {}, {{"rate", "1"}, {"rate", "2"}}), output::OutputError);
+    CHECK_THROWS_AS(file.add_series("/d", 1, "m", "d", {}, {{"", "1"}}), output::OutputError);
+    file.close();
+  }
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  CHECK(read_text(file, "/a", "units") == "m");
+  CHECK(read_text(file, "/a", "columns") == "x,y");
+  CHECK(read_text(file, "/a", "rate") == "10 Hz");
+  CHECK(read_text(file, "/a", "kind") == "imu");
+  CHECK(H5Lexists(file, "/b", H5P_DEFAULT) == 0);
+  H5Fclose(file);
+  std::filesystem::remove(path);
+}
