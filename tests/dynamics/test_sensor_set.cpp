@@ -355,6 +355,9 @@ TEST_CASE("wrench sensor: a connector holding a heavy body reads its net weight 
   model::SensorSpec ft = sensor("ft", SensorKind::wrench, "", Vec3(0.1, 0, 0));
   ft.target = "hold";
   s.sensors.push_back(ft);
+  // An IMU on it reads the accelerations after the connectors' correction: held still, −g e_z
+  // (uncorrected, it would read the sinking body's (W − B)/m less).
+  s.sensors.push_back(sensor("imu", SensorKind::imu, "held"));
   const SensorRun run = run_sensors(s);
   // W − B = 0.1 m g down, held by an upward force; about a point 0.1 m forward of the CG the
   // force −F e_z at the CG has the moment (−0.1 e_x) × (−F e_z) = −0.1 F e_y.
@@ -362,6 +365,7 @@ TEST_CASE("wrench sensor: a connector holding a heavy body reads its net weight 
   for (std::size_t k = 0; k < run.t.size(); ++k) {
     CHECK((column(run.out[k][0], 0) - Vec3(0, 0, -F)).norm() < 1e-6);
     CHECK((column(run.out[k][0], 3) - Vec3(0, -0.1 * F, 0)).norm() < 1e-6);
+    CHECK((column(run.out[k][1], 0) - Vec3(0, 0, -run.model.environment.gravity)).norm() < 1e-6);
   }
 }
 
