@@ -26,6 +26,7 @@
 #include "actuation/joint_actuator.h"
 #include "actuation/thruster.h"
 #include "inputs/input_set.h"
+#include "sensors/sensor.h"
 #include "spatial/transform.h"
 
 namespace uwsim::dynamics {
@@ -179,6 +180,9 @@ struct Model {
   // base_control, thrust_allocation, inverse_kinematics, then pids, a cascade's outer one first.
   std::vector<Controller> controllers;
   int control_slots = 0;       // held controller commands after the channels (controller.h)
+  // What the vehicle's instruments read, sampled after the dynamics at each output sample
+  // (dynamics/sensor_set.h); nothing in the derivative reads them.
+  std::vector<sensors::Sensor> sensors;
   int nq = 0;                  // position coordinates
   int nv = 0;                  // velocity coordinates
   int na = 0;                  // actuator states (after q and v)

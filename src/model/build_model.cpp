@@ -4,6 +4,7 @@
 
 #include "model/build_actuation.h"
 #include "model/build_controllers.h"
+#include "model/build_sensors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -249,6 +250,7 @@ Model build_model(const Spec& scenario) {
   // Connectors hold the relative pose of the start (or the one asked for).
   const std::vector<Pose> X_WB = dynamics::world_poses(model, model.x0);
   for (const ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
+  build_sensors(scenario, model);
   return model;
 }
 

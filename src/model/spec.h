@@ -15,6 +15,7 @@
 
 #include "model/actuation_spec.h"
 #include "model/controller_spec.h"
+#include "model/sensor_spec.h"
 
 namespace uwsim::model {
 
@@ -188,6 +189,7 @@ struct Spec {
   std::vector<ThrusterSpec> thrusters;
   std::vector<ConnectorSpec> connectors;
   std::vector<ControllerSpec> controllers;
+  std::vector<SensorSpec> sensors;  // read by the dynamics' sensor stage only (dynamics/sensor_set.h)
 };
 
 }  // namespace uwsim::model

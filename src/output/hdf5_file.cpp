@@ -60,8 +60,9 @@ Hdf5File::~Hdf5File() {
 
 Hdf5File::SeriesId Hdf5File::add_series(const std::string& path, int columns, const std::string& units,
                                         const std::string& description,
-                                        const std::vector<std::string>& column_names) {
-  return impl_->open_writer().add_series({path, columns, units, description, column_names});
+                                        const std::vector<std::string>& column_names,
+                                        const std::vector<std::pair<std::string, std::string>>& attributes) {
+  return impl_->open_writer().add_series({path, columns, units, description, column_names, attributes});
 }
 
 void Hdf5File::append(SeriesId series, const double* row) { impl_->writer->append(series, row); }

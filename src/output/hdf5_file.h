@@ -60,6 +60,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace uwsim::output {
@@ -108,10 +109,12 @@ class Hdf5File {
 
   // Declares a time series at an absolute path such as "/bodies/rov/velocity", creating the
   // groups on the way. columns == 1 gives a 1-D dataset (N); otherwise (N × columns).
-  // Attributes: `units`, `description`, and `columns` (comma-separated names) if given.
+  // Attributes: `units`, `description`, and `columns` (comma-separated names) if given, then
+  // each of `attributes` (name, text) in order, e.g. the parameters of a sensor.
   SeriesId add_series(const std::string& path, int columns, const std::string& units,
                       const std::string& description,
-                      const std::vector<std::string>& column_names = {});
+                      const std::vector<std::string>& column_names = {},
+                      const std::vector<std::pair<std::string, std::string>>& attributes = {});
 
   // Appends one row of `columns` values; writes the chunk when it fills. Does not allocate.
   void append(SeriesId series, const double* row);

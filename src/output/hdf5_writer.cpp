@@ -158,13 +158,14 @@ void Writer::write_string_attribute(hid_t object, const std::string& name, const
 namespace {
 
 // A series' attributes, in the order they are created.
-std::vector<std::pair<const char*, std::string>> series_attributes(const SeriesDeclaration& d) {
-  std::vector<std::pair<const char*, std::string>> attributes = {{"units", d.units}, {"description", d.description}};
+std::vector<std::pair<std::string, std::string>> series_attributes(const SeriesDeclaration& d) {
+  std::vector<std::pair<std::string, std::string>> attributes = {{"units", d.units}, {"description", d.description}};
   if (!d.column_names.empty()) {
     std::string joined;
     for (const std::string& name : d.column_names) joined += (joined.empty() ? "" : ",") + name;
     attributes.emplace_back("columns", joined);
   }
+  attributes.insert(attributes.end(), d.attributes.begin(), d.attributes.end());
   return attributes;
 }
 
@@ -241,6 +242,12 @@ std::size_t Writer::add_series(SeriesDeclaration declaration) {
   if (!names.empty() && names.size() != static_cast<std::size_t>(declaration.columns))
     fail("series '" + path + "' has " + std::to_string(declaration.columns) + " columns but " +
          std::to_string(names.size()) + " column names");
+  for (std::size_t i = 0; i < declaration.attributes.size(); ++i) {
+    const std::string& name = declaration.attributes[i].first;
+    bool taken = name.empty() || name == "units" || name == "description" || name == "columns";
+    for (std::size_t j = 0; j < i; ++j) taken = taken || declaration.attributes[j].first == name;
+    if (taken) fail("series '" + path + "' has an empty, reserved or repeated attribute name '" + name + "'");
+  }
   for (const std::string& name : names)  // a comma would make the joined attribute ambiguous
     if (name.find(',') != std::string::npos)
       fail("column name '" + name + "' of series '" + path + "' contains a comma");

@@ -65,6 +65,7 @@ struct SeriesDeclaration {
   int columns = 1;
   std::string units, description;
   std::vector<std::string> column_names;
+  std::vector<std::pair<std::string, std::string>> attributes;  // more (name, text), after those
 };
 
 struct Series {

@@ -1,5 +1,7 @@
 #include "output/recorder.h"
 
+#include "sensors/parameter_attributes.h"
+#include "sensors/quantities.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::output {
@@ -30,13 +32,14 @@ std::size_t Recorder::values_per_sample(const dynamics::Model& model) {
 }
 
 Hdf5File::SeriesId Recorder::declare(const std::string& path, int columns, const std::string& units,
-                                     const std::string& description, const std::vector<std::string>& names) {
+                                     const std::string& description, const std::vector<std::string>& names,
+                                     const std::vector<std::pair<std::string, std::string>>& attributes) {
   values_per_sample_ += static_cast<std::size_t>(columns);
-  return file_ ? file_->add_series(path, columns, units, description, names) : 0;
+  return file_ ? file_->add_series(path, columns, units, description, names, attributes) : 0;
 }
 
 Recorder::Recorder(const dynamics::Model& model, Hdf5File* file)
-    : model_(model), file_(file), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
+    : model_(model), file_(file), sensors_(model), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
   time_ = declare("/time", 1, "s", "simulated time of each sample");
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const dynamics::Body& body = model.bodies[b];
@@ -105,6 +108,20 @@ Recorder::Recorder(const dynamics::Model& model, Hdf5File* file)
     connectors_.push_back(series);
   }
   for (const dynamics::Controller& c : model.controllers) add_controller_series(c);
+  for (std::size_t i = 0; i < model.sensors.size(); ++i) add_sensor_series(i);
+}
+
+void Recorder::add_sensor_series(std::size_t sensor) {
+  const sensors::SensorParameters& p = model_.sensors[sensor].parameters;
+  const auto attributes = sensors::parameter_attributes(p);
+  for (const sensors::Quantity& q : sensors::quantities(p.kind)) {
+    std::vector<std::string> names;
+    for (int c = 0; c < q.columns && q.column_names[static_cast<std::size_t>(c)]; ++c)
+      names.emplace_back(q.column_names[static_cast<std::size_t>(c)]);
+    const Hdf5File::SeriesId id =
+        declare("/sensors/" + p.name + "/" + q.name, q.columns, q.units, q.description, names, attributes);
+    sensor_series_.push_back({sensor, q.offset, id});
+  }
 }
 
 void Recorder::add_controller_series(const dynamics::Controller& c) {
@@ -256,6 +273,9 @@ void Recorder::append_sample(double t, const double* x, const double* xdot, cons
     file_->append(controllers_[i].error, signals.error.data());
     file_->append(controllers_[i].output, signals.output.data());
   }
+  sensors_.sample(t, x, ws);
+  for (const SensorSeries& s : sensor_series_)
+    file_->append(s.id, sensors_.reading(s.sensor).data() + s.offset);
 }
 
 }  // namespace uwsim::output

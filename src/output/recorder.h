@@ -16,6 +16,11 @@
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
 //   /controllers/<name>/setpoint, error, output  what each controller holds since its last
 //                                sample (dynamics/controller.h: ControllerSignals)
+//   /sensors/<name>/<quantity>   what each sensor's output holds at the sample (dynamics/
+//                                sensor_set.h: its rate, latency and noise; NaN before its first
+//                                reading is out); quantities, units and columns as
+//                                sensors/quantities.h lists them, and the sensor's parameters
+//                                as attributes of each (sensors/parameter_attributes.h)
 // Every body is written, links of arms included. Velocities and accelerations leave the spatial
 // [ω; v] order of the dynamics here, for the output (controllers convert at their own boundary,
 // README "Frames").
@@ -25,6 +30,7 @@
 
 #include "integrate/driver.h"
 #include "dynamics/model.h"
+#include "dynamics/sensor_set.h"
 #include "output/hdf5_file.h"
 #include "spatial/rotation.h"
 
@@ -44,7 +50,9 @@ class Recorder : public integrate::SampleSink {
   void append_sample(double t, const double* x, const double* xdot, const dynamics::Workspace& ws);
   Recorder(const dynamics::Model& model, Hdf5File* file);  // null: only counts the values
   Hdf5File::SeriesId declare(const std::string& path, int columns, const std::string& units,
-                             const std::string& description, const std::vector<std::string>& names = {});
+                             const std::string& description, const std::vector<std::string>& names = {},
+                             const std::vector<std::pair<std::string, std::string>>& attributes = {});
+  void add_sensor_series(std::size_t sensor);
   void add_controller_series(const dynamics::Controller& controller);
   struct BodySeries {
     Hdf5File::SeriesId position, quaternion, euler, velocity, acceleration;
@@ -77,6 +85,13 @@ class Recorder : public integrate::SampleSink {
     Hdf5File::SeriesId setpoint, error, output;
   };
   std::vector<ControllerSeries> controllers_;
+  dynamics::SensorSet sensors_;  // advanced once per sample, before the sample is written
+  struct SensorSeries {
+    std::size_t sensor;
+    int offset;  // first column of the quantity within the sensor's reading
+    Hdf5File::SeriesId id;
+  };
+  std::vector<SensorSeries> sensor_series_;
   std::vector<spatial::Quat> last_quaternion_;  // per body, for sign continuity
 };
 

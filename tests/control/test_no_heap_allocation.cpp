@@ -150,3 +150,42 @@ TEST_CASE("ArduSub's mixer with delayed commands in the simulator: samples, rele
   CHECK(updates >= 80);
   CHECK(ws.thrusters[0].command == 1350.0);  // the delayed forward command has arrived
 }
+
+#include "dynamics/sensor_set.h"
+
+TEST_CASE("sensors in the simulator: measuring, delaying and releasing do not allocate") {
+  const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_hold_pose_arm.yaml");
+  model::Spec spec = s;
+  // One sensor of each kind the scenario can carry, each with noise and a latency of 25 samples.
+  const sensors::SensorKind kinds[] = {sensors::SensorKind::imu, sensors::SensorKind::pressure, sensors::SensorKind::dvl,
+                                       sensors::SensorKind::pose, sensors::SensorKind::magnetometer, sensors::SensorKind::heading};
+  for (sensors::SensorKind kind : kinds) {
+    model::SensorSpec sensor;
+    sensor.parameters.name = std::string("s") + sensors::kind_name(kind);
+    sensor.parameters.kind = kind;
+    sensor.parameters.rate = 500.0;
+    sensor.parameters.latency = 0.05;
+    sensor.parameters.imu.accelerometer.noise_density = 0.01;
+    sensor.parameters.imu.gyroscope.bias_random_walk = 0.01;
+    sensor.parameters.dvl.seabed_depth = 30.0;
+    sensor.parameters.pose.attitude.noise_density = 0.01;
+    sensor.body = s.bodies.front().name;
+    spec.sensors.push_back(sensor);
+  }
+  const dynamics::Model model = model::build_model(spec);
+  dynamics::Workspace ws(model);
+  dynamics::SensorSet sensors(model);
+  std::vector<double> x = model.x0, xdot(x.size());
+  dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
+  sensors.sample(0.0, x.data(), ws);
+  allocations = 0;
+  counting = true;
+  for (int k = 1; k <= 100; ++k) {
+    const double t = k * 0.002;
+    dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+    sensors.sample(t, x.data(), ws);
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(std::isfinite(sensors.reading(0)[0]));  // released after 25 samples
+}
