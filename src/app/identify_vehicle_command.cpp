@@ -164,6 +164,7 @@ std::string fitted_part(const Recording& r, const std::vector<VehicleParameter>&
   body["added_mass"] = diagonal ? flow(scenario::yaml_list(b.added_mass_B.diagonal())) : flow(scenario::yaml_rows(b.added_mass_B));
   body["center_of_gravity"] = flow(scenario::yaml_list(b.p_BoBcm_B));
   body["center_of_buoyancy"] = flow(scenario::yaml_list(b.p_BoBcb_B));
+  if (!b.p_BoBcd_B.isZero(0.0) || body["center_of_drag"]) body["center_of_drag"] = flow(scenario::yaml_list(b.p_BoBcd_B));
   body["volume"] = scenario::yaml_number(b.volume);
   for (std::size_t t = 0; t < sc.thrusters.size() && root["thrusters"]; ++t) {
     YAML::Node node = root["thrusters"][t];
