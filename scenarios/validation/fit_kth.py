@@ -25,9 +25,8 @@ TRAIN = ["11_10_52_sync_0_3dof", "11_40_38_0_6dof", "12_09_45_0_6dof"]
 HELD_OUT = [r for r in RUNS if r not in TRAIN]
 # Added mass is not among them: held at the part's von Benzon et al. 2022 values (6.36, 7.12,
 # 18.69 kg). Fitted, it came out near 70 kg on all three axes with the thrust scale at 2.0 (a
-# trade-off the data cannot resolve, correlation 0.96), where an open frame of 13.4 l has about
-# its displaced mass or less. The centre of drag (cd) takes the yaw the pilot's lateral stick
-# makes without any yaw stick (0.15-0.26 % rad/s per us in every run) and the pitch the surge
+# trade-off the data cannot resolve, correlation 0.96), 4-11 times von Benzon's values. The centre of drag (cd) takes the yaw the pilot's lateral stick
+# makes without any yaw stick (0.0013-0.0026 rad/s per us, README) and the pitch the surge
 # thrust's lever makes; the thrusters' time constant the lag added mass had taken.
 UNKNOWNS = ("quadratic_damping/u,quadratic_damping/v,quadratic_damping/w,quadratic_damping/r,"
             "linear_damping/u,linear_damping/w,linear_damping/p,linear_damping/q,linear_damping/r,"
