@@ -182,7 +182,7 @@ TEST_CASE("identify --vehicle: binned, lagged, noisy recordings with a zeroed he
   make_recording(dir, 0.3, g, 11, "a");
   make_recording(dir, 0.3, g, 12, "b");
   const auto r = run_sim(std::string("identify --vehicle --record a.yaml a.measured.csv --validate b.yaml b.measured.csv "
-                                     "--write-part fitted.yaml ") + kUnknowns, dir);
+                                     "--write-part fitted.yaml --predictions predicted.csv ") + kUnknowns, dir);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   auto e = estimates(r.output);
@@ -201,6 +201,31 @@ TEST_CASE("identify --vehicle: binned, lagged, noisy recordings with a zeroed he
   const std::string part = uwsim::test::read_bytes(dir / "fitted.yaml");
   CHECK(part.find("linear_damping: [") != std::string::npos);
   CHECK(part.find("motor8") != std::string::npos);
+  // --predictions: the validation recording's measured and predicted series; the RMSE of its
+  // u columns is the report's free-run "fitted" u of b.measured.csv (printed to 3 digits).
+  std::ifstream in(dir / "predicted.csv");
+  std::string header, line;
+  REQUIRE(std::getline(in, header));
+  CHECK(header.rfind("time [s],bodies/heavy/rov/velocity/u [m/s],bodies/heavy/rov/velocity/u_predicted [m/s],", 0) == 0);
+  CHECK(header.find("bodies/heavy/rov/euler/yaw_predicted [rad]") != std::string::npos);
+  double sum = 0.0;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    double t = NAN, u = NAN, u_predicted = NAN;
+    char comma = 0;
+    cells >> t >> comma >> u >> comma >> u_predicted;
+    sum += (u - u_predicted) * (u - u_predicted), ++rows;
+  }
+  CHECK(rows == 119);  // 24 s in 0.2 s bins: 120 samples, the first the run's start
+  // The report's last row for b.measured.csv with the fitted values: the free run's.
+  std::istringstream report(r.output);
+  std::string row;
+  double report_u = NAN;
+  while (std::getline(report, row))
+    if (row.find("b.measured.csv") != std::string::npos && row.find(" fitted ") != std::string::npos)
+      std::istringstream(row.substr(row.find(" fitted ") + 8)) >> report_u;
+  CHECK(std::sqrt(sum / rows) == doctest::Approx(report_u).epsilon(5e-3));
 }
 
 // Motor PWM over 24 s for the centre of drag: sway steps (ArduSub's lateral factors +1 −1 +1 −1
