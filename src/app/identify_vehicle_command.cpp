@@ -29,7 +29,7 @@ namespace {
 struct Options {
   std::vector<std::string> records, validations;  // pairs: scenario, measured
   std::vector<std::string> unknowns, overrides;
-  std::string body, output, write_part, command_line;
+  std::string body, output, write_part, predictions, command_line;
   double window = 4.0;
   std::optional<double> from, to;
   int max_iterations = 30;
@@ -164,6 +164,7 @@ std::string fitted_part(const Recording& r, const std::vector<VehicleParameter>&
   body["added_mass"] = diagonal ? flow(scenario::yaml_list(b.added_mass_B.diagonal())) : flow(scenario::yaml_rows(b.added_mass_B));
   body["center_of_gravity"] = flow(scenario::yaml_list(b.p_BoBcm_B));
   body["center_of_buoyancy"] = flow(scenario::yaml_list(b.p_BoBcb_B));
+  if (!b.p_BoBcd_B.isZero(0.0) || body["center_of_drag"]) body["center_of_drag"] = flow(scenario::yaml_list(b.p_BoBcd_B));
   body["volume"] = scenario::yaml_number(b.volume);
   for (std::size_t t = 0; t < sc.thrusters.size() && root["thrusters"]; ++t) {
     YAML::Node node = root["thrusters"][t];
@@ -187,6 +188,28 @@ std::string fitted_part(const Recording& r, const std::vector<VehicleParameter>&
     }
   }
   return part_text(root, header + notes);
+}
+
+// The measured and predicted series of recording `r` (a free run from its first sample with
+// `theta`), named as sim's series: bodies/<body>/velocity/u … (measured) and …/u_predicted;
+// rows from the second sample on (the first is the run's initial state).
+std::string predictions_csv(const Recording& r, const Simulated& s) {
+  const std::string base = "bodies/" + r.scenario.bodies[static_cast<std::size_t>(r.body)].name + "/";
+  const int outputs = r.has_yaw ? kOutputs : kOutputs - 1;
+  std::string out = "time [s]";
+  for (int k = 0; k < outputs; ++k) {
+    const std::string name = base + (k < 6 ? "velocity/" : "euler/") + output_name(k);
+    const std::string units = std::string(" [") + output_units(k) + "]";
+    out += "," + csv_cell(name + units) + "," + csv_cell(name + "_predicted" + units);
+  }
+  out += "\n";
+  for (std::size_t i = 0; i < r.time.size(); ++i) {
+    if (!std::isfinite(s.y[0][i])) continue;
+    out += json_number(r.time[i]);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(outputs); ++k) out += "," + json_number(r.y[k][i]) + "," + json_number(s.y[k][i]);
+    out += "\n";
+  }
+  return out;
 }
 
 int run(const Options& o) {
@@ -219,9 +242,10 @@ int run(const Options& o) {
   output::InputFiles inputs;
   for (const auto* list : {&train, &test})
     for (const Recording& r : *list) inputs.add(r.scenario.input_files), inputs.add(r.measured_path);
-  std::optional<output::OutputFile> report_file, part_file;
+  std::optional<output::OutputFile> report_file, part_file, predictions_file;
   try {
     if (!o.output.empty()) report_file.emplace(o.output, "-o", inputs, o.command_line);
+    if (!o.predictions.empty()) predictions_file.emplace(o.predictions, "--predictions", inputs, o.command_line);
     if (!o.write_part.empty()) part_file.emplace(o.write_part, "--write-part", inputs, o.command_line);
   } catch (const std::exception& e) {
     return fail(e.what());
@@ -289,10 +313,27 @@ int run(const Options& o) {
       return fail(std::string("--write-part: ") + e.what());
     }
   }
+  std::string predicted;
+  if (predictions_file) {
+    const Recording& r = test.empty() ? train.front() : test.front();
+    Simulated s;
+    try {
+      s = simulate_recording(r, params, f.estimate, true, &StopSignals::requested());
+    } catch (const analysis::OutputErrorInterrupted&) {
+      return report_interrupted();
+    }
+    if (!s.ok) {
+      std::fprintf(stderr, "sim identify: error: --predictions: the fitted model diverged on %s: %s\n", scenario::shown(r.measured_path).c_str(),
+                   scenario::shown(s.message).c_str());
+      return kNumericalFailure;
+    }
+    predicted = predictions_csv(r, s);
+  }
   try {
     if (report_file) report_file->write(text);
     else std::fputs(text.c_str(), stdout);
     if (part_file) part_file->write(part);
+    if (predictions_file) predictions_file->write(predicted);
   } catch (const std::exception& e) {
     fail(e.what());
     return exit_code_for(e);
@@ -305,7 +346,7 @@ int run(const Options& o) {
 int identify_vehicle_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim identify --vehicle — a free vehicle's parameters from whole recordings (output error, multiple shooting).\n"
                "Usage: sim identify --vehicle --record SCENARIO.yaml MEASURED.(csv|h5) [--record ...] --unknown NAME [--unknown ...]\n"
-               "         [--validate SCENARIO.yaml MEASURED] [--window S] [-o REPORT] [--write-part PART.yaml]"};
+               "         [--validate SCENARIO.yaml MEASURED] [--window S] [-o REPORT] [--write-part PART.yaml] [--predictions FILE.csv]"};
   Options o;
   bool vehicle = false;
   double from = 0.0, to = 0.0;
@@ -325,6 +366,10 @@ int identify_vehicle_main(std::vector<char*> args, const std::string& command_li
   cli.add_option("--set", o.overrides, "override a value of every scenario, as for sim run (repeatable)")->allow_extra_args(false);
   cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(output_name);
   cli.add_option("--write-part", o.write_part, "write the vehicle with the fitted values as a part FILE.yaml")->check(output_name);
+  cli.add_option("--predictions", o.predictions,
+                 "write the measured and predicted series (free run, fitted values) of the first --validate recording "
+                 "(else the first --record) to FILE.csv")
+      ->check(output_name);
   try {
     cli.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& e) {

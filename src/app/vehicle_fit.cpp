@@ -39,7 +39,7 @@ constexpr double kMinSampleRate = 100.0;
 }  // namespace
 
 std::string vehicle_parameter_names() {
-  return "linear_damping/AXIS, quadratic_damping/AXIS, added_mass/AXIS (AXIS one of u v w p q r), cg/x|y|z, cb/x|y|z, volume, "
+  return "linear_damping/AXIS, quadratic_damping/AXIS, added_mass/AXIS (AXIS one of u v w p q r), cg/x|y|z, cb/x|y|z, cd/x|y|z, volume, "
          "thrust_scale, time_constant, delay";
 }
 
@@ -53,7 +53,7 @@ std::optional<VehicleParameter> vehicle_parameter(const std::string& name, const
   const auto slash = name.find('/');
   const std::string head = name.substr(0, slash), axis = slash == std::string::npos ? "" : name.substr(slash + 1);
   const bool six = head == "linear_damping" || head == "quadratic_damping" || head == "added_mass";
-  const bool three = head == "cg" || head == "cb";
+  const bool three = head == "cg" || head == "cb" || head == "cd";
   if (six || three) {
     p.axis = six ? axis_of(axis, kAxes6, 6) : axis_of(axis, kAxes3, 3);
     if (p.axis < 0) {
@@ -71,9 +71,12 @@ std::optional<VehicleParameter> vehicle_parameter(const std::string& name, const
     p = {name, Kind::quadratic_damping, p.axis, b.quadratic_damping[p.axis], rotation ? 0.1 : 10.0, 0.0, kInf, rotation ? "kg m²" : "kg/m"};
   } else if (head == "added_mass") {
     p = {name, Kind::added_mass, p.axis, b.added_mass_B(p.axis, p.axis), rotation ? 0.1 : 1.0, 0.0, kInf, rotation ? "kg m²" : "kg"};
-  } else if (head == "cg" || head == "cb") {
-    const double value = head == "cg" ? b.p_BoBcm_B[p.axis] : b.p_BoBcb_B[p.axis];
-    p = {name, head == "cg" ? Kind::center_of_gravity : Kind::center_of_buoyancy, p.axis, value, 0.01, -kInf, kInf, "m"};
+  } else if (head == "cg" || head == "cb" || head == "cd") {
+    // cd: the centre of drag, where the damping acts (hydrodynamics.h); off the origin, a sway or
+    // surge drag has a yaw moment, the coupling a frame that is not fore-aft symmetric shows.
+    const Kind kind = head == "cg" ? Kind::center_of_gravity : head == "cb" ? Kind::center_of_buoyancy : Kind::center_of_drag;
+    const double value = head == "cg" ? b.p_BoBcm_B[p.axis] : head == "cb" ? b.p_BoBcb_B[p.axis] : b.p_BoBcd_B[p.axis];
+    p = {name, kind, p.axis, value, 0.01, -kInf, kInf, "m"};
   } else if (head == "volume") {
     p = {name, Kind::volume, 0, b.volume, std::max(1e-3 * b.volume, 1e-6), 0.0, kInf, "m³"};
   } else if (head == "thrust_scale") {
@@ -104,6 +107,7 @@ void apply_parameter(const VehicleParameter& p, double value, scenario::Scenario
     case Kind::added_mass: b.added_mass_B(p.axis, p.axis) = value; break;
     case Kind::center_of_gravity: b.p_BoBcm_B[p.axis] = value; break;
     case Kind::center_of_buoyancy: b.p_BoBcb_B[p.axis] = value; break;
+    case Kind::center_of_drag: b.p_BoBcd_B[p.axis] = value; break;
     case Kind::volume: b.volume = value; break;
     case Kind::thrust_scale:
       // Every thruster's thrust times `value` (relative to the scenario's: p.initial is 1).

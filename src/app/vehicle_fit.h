@@ -30,11 +30,11 @@ namespace uwsim::app {
 
 inline constexpr double kGapIntervals = 5.0;
 
-enum class VehicleParameterKind { linear_damping, quadratic_damping, added_mass, center_of_gravity, center_of_buoyancy, volume,
-                                  thrust_scale, time_constant, delay };
+enum class VehicleParameterKind { linear_damping, quadratic_damping, added_mass, center_of_gravity, center_of_buoyancy, center_of_drag,
+                                  volume, thrust_scale, time_constant, delay };
 
 struct VehicleParameter {
-  std::string name;  // as the user wrote it: linear_damping/u, cg/z, volume, …
+  std::string name;  // as the user wrote it: linear_damping/u, cg/z, cd/x, volume, …
   VehicleParameterKind kind = VehicleParameterKind::volume;
   int axis = 0;      // Fossen order 0–5 (u … r), or x, y, z 0–2
   double initial = 0.0, scale = 1.0, lower = 0.0, upper = 0.0;
