@@ -183,7 +183,7 @@ std::string replace_once(std::string text, const std::string& marker, const std:
 
 // The scene from the stored scenario; an older or damaged file still replays its bodies, as
 // marker boxes, with `warning` saying why. The scenario's size is known before anything parses it.
-ReplayScene stored_scene(const ResultFile& file, const std::string& path, std::string& warning) {
+ReplayScene stored_scene(ResultFile& file, const std::string& path, std::string& warning) {
   const TextAttribute scenario_text = file.attribute("/", "scenario", scenario::kMaxYamlBytes);
   try {
     if (scenario_text.state == TextAttribute::State::too_long)
