@@ -69,10 +69,13 @@ void check_poseable(const dynamics::Model& model, const std::vector<VariableRef>
   }
 }
 
-}  // namespace
+// The problem's unknowns and steady variables on the model: every thruster's spin state joins
+// both lists (its rate vanishes at the shaft speed its command holds).
+struct TrimVariables {
+  std::vector<Variable> unknowns, steady;
+};
 
-TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
-  check_poseable(model, problem.unknowns);
+TrimVariables trim_variables(const dynamics::Model& model, const TrimProblem& problem) {
   std::vector<VariableRef> unknown_refs = problem.unknowns;
   std::vector<VariableRef> steady_refs = problem.steady.empty() ? default_steady(model) : problem.steady;
   for (const actuation::Thruster& t : model.thrusters) {
@@ -80,32 +83,20 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
     add_once(unknown_refs, {VariableKind::thruster, t.name, "state"});
     add_once(steady_refs, {VariableKind::thruster, t.name, "state"});
   }
-  const std::vector<Variable> unknowns = resolve_all(model, unknown_refs);
-  const std::vector<Variable> steady = resolve_all(model, steady_refs);
-  for (const Variable& v : steady)
+  TrimVariables variables{resolve_all(model, unknown_refs), resolve_all(model, steady_refs)};
+  for (const Variable& v : variables.steady)
     if (v.place == Variable::Place::channel) throw TrimError(v.name() + ": an input channel has no rate");
+  return variables;
+}
 
-  Evaluator evaluator(model, problem.time);
-  const std::vector<double> x_start = initial_state(model);
-  const Eigen::VectorXd u_start = evaluator.nominal_inputs();
-  // The closed loop (trim.h, "Controllers"): the controllers' memory z follows the plant's
-  // unknowns in y, and its rate (z⁺ − z)/T the plant's steady rates in r.
-  const MemoryVariables memory = controller_memory(model);
-  const auto nz = static_cast<Eigen::Index>(memory.layout.size());
-  const auto nv = static_cast<Eigen::Index>(unknowns.size());
-  const Eigen::Index n = nv + nz;
-  const int mv = static_cast<int>(steady.size());
-  const int m = mv + static_cast<int>(nz);
-
-  TrimResult out;
-  out.start.resize(n);
-  for (Eigen::Index i = 0; i < nv; ++i) {
-    out.start[i] = unknowns[static_cast<std::size_t>(i)].value(x_start.data(), u_start);
-    out.unknown_names.push_back(unknowns[static_cast<std::size_t>(i)].name());
-    out.unknown_units.push_back(unknowns[static_cast<std::size_t>(i)].unit);
+// The names and units of the unknowns y (the plant's, then the controllers' memory) and of the
+// residuals r (the steady rates, then the memory's rates).
+void name_variables(const TrimVariables& variables, const MemoryVariables& memory, TrimResult& out) {
+  for (const Variable& v : variables.unknowns) {
+    out.unknown_names.push_back(v.name());
+    out.unknown_units.push_back(v.unit);
   }
-  dynamics::ControllerSet(model).start_memory(memory.layout, x_start.data(), out.start.data() + nv);
-  for (const Variable& v : steady) {
+  for (const Variable& v : variables.steady) {
     out.residual_names.push_back(v.name());
     out.residual_units.push_back(v.rate_unit);
   }
@@ -115,25 +106,17 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
     out.residual_names.push_back(memory.names[k]);
     out.residual_units.push_back(memory.units[k] + "/s");
   }
+}
 
-  std::vector<double> x(x_start.size()), xdot(x_start.size());
-  Eigen::VectorXd u = u_start, z_next(nz);
-  const VectorFunction residual = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r) {
-    u = u_start;
-    assign(unknowns, y.head(nv), x_start, x, u);
-    if (!model.controllers.empty())  // P-only loops too: their outputs are functions of the state
-      evaluator.sample_controllers(x.data(), u, memory.layout, y.data() + nv, z_next.data());
-    evaluator.derivative(x.data(), u, xdot.data());
-    for (int i = 0; i < mv; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
-    for (Eigen::Index k = 0; k < nz; ++k)
-      r[mv + k] = (z_next[k] - y[nv + k]) / memory.periods[static_cast<std::size_t>(k)];
-  };
-  auto finite = [](const Eigen::VectorXd& v) { return v.allFinite(); };
+bool finite(const Eigen::VectorXd& v) { return v.allFinite(); }
 
-  Eigen::VectorXd y = out.start, r(m), r_trial(m);
-  residual(y, r);
-  if (!finite(r)) throw TrimError("the model's rates are not finite at the scenario's initial state");
-  Eigen::VectorXd steps(n);
+// The solver of trim.h, (1), from y, whose residual is r: y and r end at the solution, or at the
+// least residual found; out's converged, iterations and message say how it ended.
+void levenberg_marquardt(const VectorFunction& residual, const TrimProblem& problem, Eigen::VectorXd& y,
+                         Eigen::VectorXd& r, TrimResult& out) {
+  const Eigen::Index n = y.size();
+  const auto m = static_cast<int>(r.size());
+  Eigen::VectorXd steps(n), r_trial(m);
   double mu = 1e-3;
   Eigen::MatrixXd J;
   Eigen::VectorXd D;
@@ -184,6 +167,67 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
     out.converged = true;
     out.message = "converged";
   }
+}
+
+// The directions of y along which r does not change at y (trim.h): singular values of J·D⁻¹
+// below 1e-8 of the largest.
+int free_directions(const VectorFunction& residual, const TrimProblem& problem, const Eigen::VectorXd& y, int m) {
+  const Eigen::Index n = y.size();
+  Eigen::VectorXd steps(n);
+  for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
+  const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m, problem.stop).value;
+  Eigen::VectorXd scale = J_end.colwise().norm().transpose();
+  scale = scale.cwiseMax(1e-300);
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J_end * scale.cwiseInverse().asDiagonal());
+  const Eigen::VectorXd& sigma = svd.singularValues();
+  int rank = 0;
+  while (rank < sigma.size() && sigma[rank] > 1e-8 * sigma[0]) ++rank;
+  return static_cast<int>(n) - rank;
+}
+
+}  // namespace
+
+TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
+  check_poseable(model, problem.unknowns);
+  const TrimVariables variables = trim_variables(model, problem);
+  const std::vector<Variable>& unknowns = variables.unknowns;
+  const std::vector<Variable>& steady = variables.steady;
+
+  Evaluator evaluator(model, problem.time);
+  const std::vector<double> x_start = initial_state(model);
+  const Eigen::VectorXd u_start = evaluator.nominal_inputs();
+  // The closed loop (trim.h, "Controllers"): the controllers' memory z follows the plant's
+  // unknowns in y, and its rate (z⁺ − z)/T the plant's steady rates in r.
+  const MemoryVariables memory = controller_memory(model);
+  const auto nz = static_cast<Eigen::Index>(memory.layout.size());
+  const auto nv = static_cast<Eigen::Index>(unknowns.size());
+  const Eigen::Index n = nv + nz;
+  const int mv = static_cast<int>(steady.size());
+  const int m = mv + static_cast<int>(nz);
+
+  TrimResult out;
+  out.start.resize(n);
+  for (Eigen::Index i = 0; i < nv; ++i) out.start[i] = unknowns[static_cast<std::size_t>(i)].value(x_start.data(), u_start);
+  dynamics::ControllerSet(model).start_memory(memory.layout, x_start.data(), out.start.data() + nv);
+  name_variables(variables, memory, out);
+
+  std::vector<double> x(x_start.size()), xdot(x_start.size());
+  Eigen::VectorXd u = u_start, z_next(nz);
+  const VectorFunction residual = [&](const Eigen::VectorXd& y, Eigen::VectorXd& r) {
+    u = u_start;
+    assign(unknowns, y.head(nv), x_start, x, u);
+    if (!model.controllers.empty())  // P-only loops too: their outputs are functions of the state
+      evaluator.sample_controllers(x.data(), u, memory.layout, y.data() + nv, z_next.data());
+    evaluator.derivative(x.data(), u, xdot.data());
+    for (int i = 0; i < mv; ++i) r[i] = steady[static_cast<std::size_t>(i)].rate(x.data(), xdot.data());
+    for (Eigen::Index k = 0; k < nz; ++k)
+      r[mv + k] = (z_next[k] - y[nv + k]) / memory.periods[static_cast<std::size_t>(k)];
+  };
+
+  Eigen::VectorXd y = out.start, r(m);
+  residual(y, r);
+  if (!finite(r)) throw TrimError("the model's rates are not finite at the scenario's initial state");
+  levenberg_marquardt(residual, problem, y, r, out);
 
   residual(y, r);  // leaves x, u and the controllers' held outputs at the solution
   for (const dynamics::Controller& c : model.controllers) out.controller_names.push_back(c.name);
@@ -195,17 +239,9 @@ TrimResult trim(const dynamics::Model& model, const TrimProblem& problem) {
   for (Eigen::Index i = 0; i < nv; ++i) out.solution[i] = unknowns[static_cast<std::size_t>(i)].value(x.data(), u);
   out.solution.tail(nz) = y.tail(nz);
 
-  for (Eigen::Index j = 0; j < n; ++j) steps[j] = 1e-6 * std::max(1.0, std::abs(y[j]));
-  const Eigen::MatrixXd J_end = jacobian(residual, y, steps, m, problem.stop).value;
+  out.free_directions = free_directions(residual, problem, y, m);
   residual(y, r);
   out.held = evaluator.held();
-  Eigen::VectorXd scale = J_end.colwise().norm().transpose();
-  scale = scale.cwiseMax(1e-300);
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J_end * scale.cwiseInverse().asDiagonal());
-  const Eigen::VectorXd& sigma = svd.singularValues();
-  int rank = 0;
-  while (rank < sigma.size() && sigma[rank] > 1e-8 * sigma[0]) ++rank;
-  out.free_directions = static_cast<int>(n) - rank;
   return out;
 }
 

@@ -165,6 +165,12 @@ void report(const std::vector<scenario::Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
 }
 
+// "warning: …" or "note: …" on stderr. Names, paths and attributes in `text` come from the
+// user's files: printed escaped and bounded (scenario/printable.h).
+void tell(const char* kind, const std::string& text) {
+  std::fprintf(stderr, "%s: %s\n", kind, scenario::shown(text, scenario::kMaxMessageCharacters).c_str());
+}
+
 // "a, b, c and 12 more".
 std::string listing(const std::vector<std::string>& items, std::size_t shown = 20) {
   std::string list;
@@ -296,8 +302,8 @@ void check_unreadable(const CompareOptions& o, const SeriesFile& A, const Series
         others.push_back(u.name + " (" + u.why + ")");
     }
     if (!others.empty())
-      std::fprintf(stderr, "note: %s (%s) has datasets that are not series, none of them in %s: %s\n", which, file->path.c_str(),
-                   which[0] == 'A' ? "B" : "A", listing(others, 10).c_str());
+      tell("note", std::string(which) + " (" + file->path + ") has datasets that are not series, none of them in " +
+                       (which[0] == 'A' ? "B" : "A") + ": " + listing(others, 10));
   }
 }
 
@@ -416,17 +422,13 @@ bool compare_pairs(const CompareOptions& o, const SeriesFile& A, SeriesFile& B, 
     }
   }
   if (!problems.empty()) return report(problems), false;
-  // Names and paths come from the user's files: printed escaped (scenario/printable.h).
-  const auto warn = [](const std::string& w) {
-    std::fprintf(stderr, "warning: %s\n", scenario::shown(w, scenario::kMaxMessageCharacters).c_str());
-  };
-  for (const std::string& w : warnings) warn(w);
+  for (const std::string& w : warnings) tell("warning", w);
   std::sort(unitless.begin(), unitless.end());
   unitless.erase(std::unique(unitless.begin(), unitless.end()), unitless.end());
   if (!unitless.empty() && !o.in_a_units) {
     std::vector<std::string> names;
     for (const std::string& u : unitless) names.push_back(scenario::printable(u));
-    warn(std::to_string(unitless.size()) + " column(s) of B (" + B.path + ") give no unit and are compared in A's: " + listing(names) +
+    tell("warning", std::to_string(unitless.size()) + " column(s) of B (" + B.path + ") give no unit and are compared in A's: " + listing(names) +
          ". Give their units (`name [unit]` in the header, or --units FILE), or say that they are in A's with --in-a-units");
   }
   if (narrowed > 0)
@@ -461,7 +463,7 @@ int read_inputs(const CompareOptions& o, SeriesFile& A, SeriesFile& B) {
   if (!problems.empty()) return report(problems), kBadInput;
   for (const SeriesFile* f : {&A, &B})
     if (f->is_result && f->status != "completed" && !f->status.empty())
-      std::fprintf(stderr, "warning: %s: the run's status is '%s'\n", f->path.c_str(), f->status.c_str());
+      tell("warning", f->path + ": the run's status is '" + f->status + "'");
   return kDone;
 }
 
@@ -492,7 +494,7 @@ void keep_window(const CompareOptions& o, SeriesFile& A, const Chosen& chosen, s
 }
 
 int output_failure(const std::exception& error) {
-  std::fprintf(stderr, "sim compare: error: %s\n", error.what());
+  tell("sim compare: error", error.what());
   return exit_code_for(error);
 }
 
@@ -545,7 +547,7 @@ int compare_files(const CompareOptions& o) {
   check_unreadable(o, A, B, problems);
   if (!problems.empty()) return report(problems), kBadInput;
   if (!unmatched.empty())
-    std::fprintf(stderr, "note: not compared, no series of that name in A (use --map A_NAME=B_NAME): %s\n", listing(unmatched).c_str());
+    tell("note", "not compared, no series of that name in A (use --map A_NAME=B_NAME): " + listing(unmatched));
   if (chosen.empty()) {
     problems.push_back({"sim compare", 0, 0, "nothing to compare: no series of B has the name of one in A; pair them with --map A_NAME=B_NAME"});
     return report(problems), kBadInput;

@@ -212,30 +212,60 @@ std::string predictions_csv(const Recording& r, const Simulated& s) {
   return out;
 }
 
+// Each (scenario, measurement) pair of `pairs`, read into `out`; false after reporting the first
+// that does not read.
+bool load_recordings(const Options& o, const std::vector<std::string>& pairs, std::vector<Recording>& out) {
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+    Recording r;
+    r.scenario_path = pairs[i], r.measured_path = pairs[i + 1];
+    const auto sc = load_or_report(r.scenario_path, o.overrides);
+    if (!sc) return false;
+    r.scenario = *sc;
+    std::string why;
+    r.body = vehicle_body(r.scenario, o.body, why);
+    if (r.body < 0) return fail(r.scenario_path + ": " + why), false;
+    try {
+      read_recording(r, o.window, o.from, o.to);
+    } catch (const InputError& e) {
+      for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
+      return false;
+    }
+    out.push_back(std::move(r));
+  }
+  return true;
+}
+
+// The --unknown names as parameters of the first training recording's vehicle, into `params`;
+// "" or why not.
+std::string unknown_parameters(const Options& o, const Recording& first, std::vector<VehicleParameter>& params) {
+  for (const std::string& name : o.unknowns) {
+    std::string why;
+    const auto p = vehicle_parameter(name, first.scenario, first.body, why);
+    if (!p) return why;
+    for (const VehicleParameter& q : params)
+      if (q.name == name) return "--unknown " + name + " is given twice";
+    params.push_back(*p);
+  }
+  if (params.empty()) return "no --unknown: name the parameters to fit (" + vehicle_parameter_names() + ")";
+  if (params.size() > kMaxUnknowns) return "at most " + std::to_string(kMaxUnknowns) + " unknowns";
+  return "";
+}
+
+// The fit's start, bounds and scales, one per parameter.
+void set_parameters(const std::vector<VehicleParameter>& params, analysis::OutputErrorProblem& problem) {
+  const auto n = static_cast<Eigen::Index>(params.size());
+  problem.initial.resize(n), problem.scale.resize(n), problem.lower.resize(n), problem.upper.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const VehicleParameter& p = params[static_cast<std::size_t>(k)];
+    problem.initial[k] = p.initial, problem.lower[k] = p.lower, problem.upper[k] = p.upper;
+    problem.scale[k] = std::max(p.scale, std::abs(p.initial));
+  }
+}
+
 int run(const Options& o) {
   const StopSignals signals;
-  const auto load = [&](const std::vector<std::string>& pairs, std::vector<Recording>& out) -> bool {
-    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
-      Recording r;
-      r.scenario_path = pairs[i], r.measured_path = pairs[i + 1];
-      const auto sc = load_or_report(r.scenario_path, o.overrides);
-      if (!sc) return false;
-      r.scenario = *sc;
-      std::string why;
-      r.body = vehicle_body(r.scenario, o.body, why);
-      if (r.body < 0) return fail(r.scenario_path + ": " + why), false;
-      try {
-        read_recording(r, o.window, o.from, o.to);
-      } catch (const InputError& e) {
-        for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
-        return false;
-      }
-      out.push_back(std::move(r));
-    }
-    return true;
-  };
   std::vector<Recording> train, test;
-  if (!load(o.records, train) || !load(o.validations, test)) return kBadInput;
+  if (!load_recordings(o, o.records, train) || !load_recordings(o, o.validations, test)) return kBadInput;
   for (const Recording& r : test)
     if (r.scenario.bodies[static_cast<std::size_t>(r.body)].name != train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name)
       return fail(r.scenario_path + ": its vehicle is not the training recordings' '" + train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name + "'");
@@ -251,24 +281,9 @@ int run(const Options& o) {
     return fail(e.what());
   }
   std::vector<VehicleParameter> params;
-  for (const std::string& name : o.unknowns) {
-    std::string why;
-    const auto p = vehicle_parameter(name, train.front().scenario, train.front().body, why);
-    if (!p) return fail(why);
-    for (const VehicleParameter& q : params)
-      if (q.name == name) return fail("--unknown " + name + " is given twice");
-    params.push_back(*p);
-  }
-  if (params.empty()) return fail("no --unknown: name the parameters to fit (" + vehicle_parameter_names() + ")");
-  if (params.size() > kMaxUnknowns) return fail("at most " + std::to_string(kMaxUnknowns) + " unknowns");
+  if (const std::string why = unknown_parameters(o, train.front(), params); !why.empty()) return fail(why);
   analysis::OutputErrorProblem problem;
-  const auto n = static_cast<Eigen::Index>(params.size());
-  problem.initial.resize(n), problem.scale.resize(n), problem.lower.resize(n), problem.upper.resize(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const VehicleParameter& p = params[static_cast<std::size_t>(k)];
-    problem.initial[k] = p.initial, problem.lower[k] = p.lower, problem.upper[k] = p.upper;
-    problem.scale[k] = std::max(p.scale, std::abs(p.initial));
-  }
+  set_parameters(params, problem);
   problem.group = residual_groups(train);
   if (problem.group.size() > kMaxResiduals)
     return fail(std::to_string(problem.group.size()) + " residuals: sim identify --vehicle takes at most " + std::to_string(kMaxResiduals) +

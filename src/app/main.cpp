@@ -54,6 +54,8 @@ int parse(CLI::App& cli, std::vector<char*>& args) {
   return -1;
 }
 
+void use_logger(bool quiet, bool verbose);
+
 int validate_main(std::vector<char*> args) {
   CLI::App cli{"sim validate — check scenario files completely without running them.\n"
                "Usage: sim validate FILE... [--set key.path=value]..."};
@@ -64,6 +66,7 @@ int validate_main(std::vector<char*> args) {
       ->allow_extra_args(false);
   cli.add_flag("-q,--quiet", quiet, "print errors only");
   if (const int code = parse(cli, args); code >= 0) return code;
+  use_logger(quiet, false);
   return uwsim::app::validate_scenarios(files, overrides, quiet);
 }
 
@@ -162,8 +165,6 @@ int identify_main(std::vector<char*> args, const std::string& command_line) {
     return std::fprintf(stderr, "sim identify: expected SCENARIO.yaml DATA (or --drag); see sim identify --help\n"), uwsim::app::kBadInput;
   return uwsim::app::identify(o);
 }
-
-void use_logger(bool quiet, bool verbose);
 
 int replay_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim replay — the run in 3D: one self-contained HTML page that opens offline in a browser.\n"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -180,6 +181,111 @@ std::string replace_once(std::string text, const std::string& marker, const std:
   return text.replace(at, marker.size(), with);
 }
 
+// The scene from the stored scenario; an older or damaged file still replays its bodies, as
+// marker boxes, with `warning` saying why. The scenario's size is known before anything parses it.
+ReplayScene stored_scene(ResultFile& file, const std::string& path, std::string& warning) {
+  const TextAttribute scenario_text = file.attribute("/", "scenario", scenario::kMaxYamlBytes);
+  try {
+    if (scenario_text.state == TextAttribute::State::too_long)
+      throw std::runtime_error("the root attribute 'scenario' holds " + std::to_string(scenario_text.bytes) +
+                               " bytes, more than a scenario may (" + std::to_string(scenario::kMaxYamlBytes >> 20) + " MiB); not read");
+    if (!scenario_text.ok()) throw std::runtime_error("no readable root attribute 'scenario'");
+    return scene_from_scenario(scenario_text.text);
+  } catch (const std::exception& e) {
+    const auto* diagnostics = dynamic_cast<const scenario::ScenarioError*>(&e);
+    warning = diagnostics && !diagnostics->diagnostics().empty() ? format(diagnostics->diagnostics().front()) : e.what();
+    spdlog::warn("{}: the stored scenario does not load ({}); drawing the bodies as marker boxes", path, warning);
+    ReplayScene boxes;
+    for (const std::string& name : bodies_in_file(file)) boxes.bodies.push_back({name, {.source = "unknown"}});
+    return boxes;
+  }
+}
+
+// What the page shows of a scene: the bodies whose pose the file holds, their thrusters' thrust
+// where it has it, and so how many numbers a frame takes.
+struct PageSeries {
+  std::vector<bool> drawn;  // by body
+  std::vector<const ResultDataset*> positions, quaternions;  // by body
+  std::vector<const ResultDataset*> thrusts;  // by thruster; null where not drawn
+  std::uint64_t per_frame = 1;  // the time
+  std::ptrdiff_t bodies_drawn() const { return std::count(drawn.begin(), drawn.end(), true); }
+};
+
+PageSeries page_series(const ResultFile& file, const ReplayScene& scene, const std::string& path, std::uint64_t samples) {
+  PageSeries series;
+  series.drawn.assign(scene.bodies.size(), false);
+  series.positions.resize(scene.bodies.size());
+  series.quaternions.resize(scene.bodies.size());
+  series.thrusts.resize(scene.thrusters.size());
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    series.positions[i] = series_dataset(file, "/bodies/" + scene.bodies[i].name + "/position", samples, 3);
+    series.quaternions[i] = series_dataset(file, "/bodies/" + scene.bodies[i].name + "/quaternion", samples, 4);
+    series.drawn[i] = series.positions[i] != nullptr && series.quaternions[i] != nullptr;
+    if (!series.drawn[i])
+      spdlog::warn("{}: no position or quaternion of body '{}' in the file; it is not drawn", path, scene.bodies[i].name);
+    series.per_frame += series.drawn[i] ? 7 : 0;
+  }
+  for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
+    if (!series.drawn[static_cast<std::size_t>(scene.thrusters[i].body)]) continue;
+    series.thrusts[i] = series_dataset(file, "/thrusters/" + scene.thrusters[i].name + "/thrust", samples, 1);
+    series.per_frame += series.thrusts[i] != nullptr ? 1 : 0;
+  }
+  return series;
+}
+
+// The page's data, as JSON: the run's name and status, the frames' times, and each drawn body,
+// joint, thruster and connector with its series at every `stride`-th of `samples`. Throws ResultError for a series
+// that does not read.
+std::string page_data(ResultFile& file, const std::string& path, const ReplayScene& scene, const PageSeries& series,
+                      const std::vector<std::string>& visuals, std::uint64_t samples, const std::vector<double>& time,
+                      std::uint64_t stride, const std::string& warning) {
+  const std::vector<bool>& drawn = series.drawn;
+  std::string data = "{\"name\":" + json_string(file.attribute("/", "scenario_name", kMaxLabelBytes).value_or("")) +
+                     ",\"file\":" + json_string(std::filesystem::path(path).filename().string()) +
+                     ",\"status\":" + json_string(file.attribute("/", "status", kMaxLabelBytes).value_or("")) +
+                     ",\"samples\":" + std::to_string(samples) + ",\"warning\":" + json_string(warning) +
+                     ",\"time\":" + rows_json(time, 6) + ",\"bodies\":[";
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (!drawn[i]) continue;
+    const ReplayBody& body = scene.bodies[i];
+    data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
+                ",\"free\":" + (body.free ? "true" : "false") + ",\"solid\":" + solid_json(body.solid) +
+                ",\"visuals\":" + visuals[i] + ",\"position\":" + rows_json(file.read_every(*series.positions[i], stride), 4) +
+                ",\"quaternion\":" + rows_json(file.read_every(*series.quaternions[i], stride), 5) + "}");
+  }
+  data += "],\"joints\":[";
+  for (const ReplayJoint& j : scene.joints)
+    if (drawn[static_cast<std::size_t>(j.body)])
+      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(j.name) + ",\"body\":" + std::to_string(j.body) +
+                  ",\"prismatic\":" + (j.prismatic ? "true" : "false") + ",\"point\":" + vector_json(j.p_B) +
+                  ",\"axis\":" + vector_json(j.axis_B) + "}");
+  data += "],\"thrusters\":[";
+  for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
+    const ReplayThruster& t = scene.thrusters[i];
+    if (!drawn[static_cast<std::size_t>(t.body)]) continue;
+    data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(t.name) + ",\"body\":" + std::to_string(t.body) +
+                ",\"point\":" + vector_json(t.p_B) + ",\"axis\":" + vector_json(t.axis_B) +
+                ",\"thrust\":" + (series.thrusts[i] ? rows_json(file.read_every(*series.thrusts[i], stride), 3) : "null") + "}");
+  }
+  data += "],\"connectors\":[";
+  for (const ReplayConnector& c : scene.connectors)
+    if (drawn[static_cast<std::size_t>(c.first)] && (c.second < 0 || drawn[static_cast<std::size_t>(c.second)]))
+      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(c.name) + ",\"first\":" + std::to_string(c.first) +
+                  ",\"second\":" + std::to_string(c.second) + ",\"point_first\":" + vector_json(c.p_first) +
+                  ",\"point_second\":" + vector_json(c.p_second) + "}");
+  return data + "]}";
+}
+
+// The template with three.js and the data in it. three.js holds none of the markers, and the
+// data (user names) goes in last.
+std::string page_html(const std::string& data) {
+  std::string three;
+  for (const std::string_view part : embedded::kThreeJsParts) three += part;
+  std::string page = replace_once(std::string(embedded::kReplayTemplate), "@THREE_VERSION@", std::string(embedded::kThreeJsVersion));
+  page = replace_once(page, "/*@THREE_JS@*/", three);
+  return replace_once(page, "/*@REPLAY_DATA@*/", data);
+}
+
 }  // namespace
 
 int replay_result(const ReplayOptions& options) {
@@ -187,7 +293,6 @@ int replay_result(const ReplayOptions& options) {
   if (embedded::kThreeJsSource.empty())
     return fail(path, "this sim was built without three.js, which the page needs: install Debian's libjs-three "
                       "(apt-get install libjs-three), then reconfigure and rebuild (cmake -S . -B build && cmake --build build)");
-  std::error_code error;
   std::unique_ptr<ResultFile> file;
   try {
     file = std::make_unique<ResultFile>(path, ResultFile::Checks::strict);
@@ -210,134 +315,59 @@ int replay_result(const ReplayOptions& options) {
     return kBadInput;
   }
 
-  // The scene from the stored scenario; an older or damaged file still replays its bodies.
-  // The scenario's size is known before anything parses it.
-  ReplayScene scene;
   std::string warning;
-  const TextAttribute scenario_text = file->attribute("/", "scenario", scenario::kMaxYamlBytes);
-  try {
-    if (scenario_text.state == TextAttribute::State::too_long)
-      throw std::runtime_error("the root attribute 'scenario' holds " + std::to_string(scenario_text.bytes) +
-                               " bytes, more than a scenario may (" + std::to_string(scenario::kMaxYamlBytes >> 20) + " MiB); not read");
-    if (!scenario_text.ok()) throw std::runtime_error("no readable root attribute 'scenario'");
-    scene = scene_from_scenario(scenario_text.text);
-  } catch (const std::exception& e) {
-    const auto* diagnostics = dynamic_cast<const scenario::ScenarioError*>(&e);
-    warning = diagnostics && !diagnostics->diagnostics().empty() ? format(diagnostics->diagnostics().front()) : e.what();
-    spdlog::warn("{}: the stored scenario does not load ({}); drawing the bodies as marker boxes", path, warning);
-    scene = {};
-    for (const std::string& name : bodies_in_file(*file)) scene.bodies.push_back({name, {.source = "unknown"}});
-  }
-
-  // What the page shows, and so how many frames its budget holds.
-  std::vector<bool> drawn(scene.bodies.size(), false);
-  std::vector<const ResultDataset*> positions(scene.bodies.size()), quaternions(scene.bodies.size()), thrusts(scene.thrusters.size());
-  std::uint64_t per_frame = 1;  // the time
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    positions[i] = series_dataset(*file, "/bodies/" + scene.bodies[i].name + "/position", samples, 3);
-    quaternions[i] = series_dataset(*file, "/bodies/" + scene.bodies[i].name + "/quaternion", samples, 4);
-    drawn[i] = positions[i] != nullptr && quaternions[i] != nullptr;
-    if (!drawn[i]) spdlog::warn("{}: no position or quaternion of body '{}' in the file; it is not drawn", path, scene.bodies[i].name);
-    per_frame += drawn[i] ? 7 : 0;
-  }
-  for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
-    if (!drawn[static_cast<std::size_t>(scene.thrusters[i].body)]) continue;
-    thrusts[i] = series_dataset(*file, "/thrusters/" + scene.thrusters[i].name + "/thrust", samples, 1);
-    per_frame += thrusts[i] != nullptr ? 1 : 0;
-  }
+  const ReplayScene scene = stored_scene(*file, path, warning);
+  const PageSeries series = page_series(*file, scene, path, samples);
   // The bodies' visuals, once on the page (at most kMaxVisualNumbers); the frames get the rest.
   std::vector<std::string> visuals(scene.bodies.size(), "null");
   std::uint64_t visual_room = kMaxVisualNumbers;
   try {
     for (std::size_t i = 0; i < scene.bodies.size(); ++i)
-      if (drawn[i]) visuals[i] = visuals_json(*file, scene.bodies[i].name, visual_room);
+      if (series.drawn[i]) visuals[i] = visuals_json(*file, scene.bodies[i].name, visual_room);
   } catch (const ResultError& e) {
     return fail(path, e.object() + ": " + e.problem());
   }
   std::uint64_t decoding = 0;  // chunks are inflated whole, so every value of a dataset read counts
   for (std::size_t i = 0; i < scene.bodies.size(); ++i)
-    if (drawn[i]) decoding += positions[i]->claimed_values() + quaternions[i]->claimed_values();
-  for (const ResultDataset* thrust : thrusts) decoding += thrust ? thrust->claimed_values() : 0;
+    if (series.drawn[i]) decoding += series.positions[i]->claimed_values() + series.quaternions[i]->claimed_values();
+  for (const ResultDataset* thrust : series.thrusts) decoding += thrust ? thrust->claimed_values() : 0;
   if (decoding > file->decoding_budget() - file->decoded())
-    return fail(path, "the poses and thrusts of " + std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies over " +
+    return fail(path, "the poses and thrusts of " + std::to_string(series.bodies_drawn()) + " bodies over " +
                           std::to_string(samples) + " samples are " + std::to_string(decoding) + " values, more than the " +
                           std::to_string(file->decoding_budget()) + " sim decodes from this file (as many as it has bytes, at least " +
                           std::to_string(kMinDecodedValues) + ")");
+  const std::uint64_t per_frame = series.per_frame;
   const std::uint64_t frame_room = kMaxPageNumbers - (kMaxVisualNumbers - visual_room);  // what the visuals left
   const std::uint64_t affordable = frame_room / per_frame;
   if (affordable < 2 && samples > 1)
-    return fail(path, std::to_string(std::count(drawn.begin(), drawn.end(), true)) + " bodies: two frames take " +
+    return fail(path, std::to_string(series.bodies_drawn()) + " bodies: two frames take " +
                           std::to_string(2 * per_frame) + " numbers, more than the " + std::to_string(frame_room) + " of the " +
                           std::to_string(kMaxPageNumbers) + " a page holds that its visuals leave");
   const auto budget = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(options.frames), affordable));
   if (budget < options.frames && samples > static_cast<std::uint64_t>(budget))
     spdlog::warn("{}: {} numbers a frame ({} bodies drawn): a page holds at most {} numbers, so {} frames, not the {} asked for "
                  "(--frames){}",
-                 path, per_frame, std::count(drawn.begin(), drawn.end(), true), kMaxPageNumbers, budget, options.frames,
+                 path, per_frame, series.bodies_drawn(), kMaxPageNumbers, budget, options.frames,
                  frame_room < kMaxPageNumbers ? "; the bodies' visuals take " + std::to_string(kMaxPageNumbers - frame_room) : "");
   const std::vector<std::size_t> frames = frame_indices(samples, budget);
   const std::uint64_t stride = frames.size() > 1 ? frames[1] - frames[0] : 1;
   std::vector<double> time;
   for (const std::size_t k : frames) time.push_back(all_times[k]);
 
-  std::string data = "{\"name\":" + json_string(file->attribute("/", "scenario_name", kMaxLabelBytes).value_or("")) +
-                     ",\"file\":" + json_string(std::filesystem::path(path).filename().string()) +
-                     ",\"status\":" + json_string(file->attribute("/", "status", kMaxLabelBytes).value_or("")) +
-                     ",\"samples\":" + std::to_string(samples) + ",\"warning\":" + json_string(warning) +
-                     ",\"time\":" + rows_json(time, 6) + ",\"bodies\":[";
+  std::string data;
   try {
-    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-      if (!drawn[i]) continue;
-      const ReplayBody& body = scene.bodies[i];
-      data.append(data.back() == '[' ? "" : ",").append("{\"index\":" + std::to_string(i) + ",\"name\":" + json_string(body.name) +
-                  ",\"free\":" + (body.free ? "true" : "false") + ",\"solid\":" + solid_json(body.solid) +
-                  ",\"visuals\":" + visuals[i] + ",\"position\":" + rows_json(file->read_every(*positions[i], stride), 4) +
-                  ",\"quaternion\":" + rows_json(file->read_every(*quaternions[i], stride), 5) + "}");
-    }
+    data = page_data(*file, path, scene, series, visuals, samples, time, stride, warning);
   } catch (const ResultError& e) {
     return fail(path, e.object() + ": " + e.problem());
   }
-  data += "],\"joints\":[";
-  for (const ReplayJoint& j : scene.joints)
-    if (drawn[static_cast<std::size_t>(j.body)])
-      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(j.name) + ",\"body\":" + std::to_string(j.body) +
-                  ",\"prismatic\":" + (j.prismatic ? "true" : "false") + ",\"point\":" + vector_json(j.p_B) +
-                  ",\"axis\":" + vector_json(j.axis_B) + "}");
-  data += "],\"thrusters\":[";
   try {
-    for (std::size_t i = 0; i < scene.thrusters.size(); ++i) {
-      const ReplayThruster& t = scene.thrusters[i];
-      if (!drawn[static_cast<std::size_t>(t.body)]) continue;
-      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(t.name) + ",\"body\":" + std::to_string(t.body) +
-                  ",\"point\":" + vector_json(t.p_B) + ",\"axis\":" + vector_json(t.axis_B) +
-                  ",\"thrust\":" + (thrusts[i] ? rows_json(file->read_every(*thrusts[i], stride), 3) : "null") + "}");
-    }
-  } catch (const ResultError& e) {
-    return fail(path, e.object() + ": " + e.problem());
-  }
-  data += "],\"connectors\":[";
-  for (const ReplayConnector& c : scene.connectors)
-    if (drawn[static_cast<std::size_t>(c.first)] && (c.second < 0 || drawn[static_cast<std::size_t>(c.second)]))
-      data.append(data.back() == '[' ? "" : ",").append("{\"name\":" + json_string(c.name) + ",\"first\":" + std::to_string(c.first) +
-                  ",\"second\":" + std::to_string(c.second) + ",\"point_first\":" + vector_json(c.p_first) +
-                  ",\"point_second\":" + vector_json(c.p_second) + "}");
-  data += "]}";
-
-  std::string three;
-  for (const std::string_view part : embedded::kThreeJsParts) three += part;
-  // three.js holds none of the markers, and the data (user names) goes in last.
-  std::string page = replace_once(std::string(embedded::kReplayTemplate), "@THREE_VERSION@", std::string(embedded::kThreeJsVersion));
-  page = replace_once(page, "/*@THREE_JS@*/", three);
-  page = replace_once(page, "/*@REPLAY_DATA@*/", data);
-
-  try {
-    page_file->write(page);
+    page_file->write(page_html(data));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
     return exit_code_for(error);
   }
   spdlog::info("{}: {} of {} samples, {} bodies; open it in a browser", page_file->target(), frames.size(), samples,
-               std::count(drawn.begin(), drawn.end(), true));
+               series.bodies_drawn());
   return 0;
 }
 

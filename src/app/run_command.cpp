@@ -11,6 +11,7 @@
 
 #include "app/exit_codes.h"
 #include "app/progress.h"
+#include "app/rk4_stiffness.h"
 #include "app/stop_signals.h"
 #include "app/visual_output.h"
 #include "integrate/driver.h"
@@ -94,37 +95,23 @@ std::optional<std::string> absurd_size(const dynamics::Model& model, const integ
                    "output_rate. Add --force to run it anyway";
 }
 
-}  // namespace
-
-int run_scenario(const RunOptions& options) {
-  const StopSignals signals;  // from the start: a broken stderr must not end the run
+// The scenario with --duration as one more override, or nullopt after printing its problems.
+std::optional<scenario::Scenario> load(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   if (options.duration) overrides.push_back("simulation.duration=" + format_number(*options.duration));
-
-  scenario::Scenario scenario;
   try {
-    scenario = scenario::load_scenario(options.scenario_path, overrides);
+    return scenario::load_scenario(options.scenario_path, overrides);
   } catch (const scenario::ScenarioError& error) {
     // Already "file:line:column: error: …", the form editors and compilers use: print as is.
     for (const scenario::Diagnostic& d : error.diagnostics()) std::fprintf(stderr, "%s\n", scenario::format(d).c_str());
-    return kBadInput;
+    return std::nullopt;
   }
-  // Printed unless -q (errors only); kept in the result's `warnings` attribute either way.
-  if (spdlog::should_log(spdlog::level::warn))
-    for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-  const dynamics::Model model = model::build_model(scenario);
-  const integrate::Settings settings = scenario::integration_settings(scenario.simulation);
-  if (!options.force) {
-    if (const auto problem = absurd_size(model, settings)) {
-      spdlog::error("{}: {}", options.scenario_path, *problem);
-      return kBadInput;
-    }
-  }
+}
 
-  const std::filesystem::path path =
-      options.output_path ? std::filesystem::path(*options.output_path)
-                          : std::filesystem::path("results") / (scenario.name + ".h5");
-  std::optional<output::ResultTarget> target;
+// Takes the result's place at `path` (its folder made first) into `target`; false after saying
+// why not.
+bool claim_output(const std::filesystem::path& path, const scenario::Scenario& scenario, const RunOptions& options,
+                  std::optional<output::ResultTarget>& target) {
   try {
     std::error_code ec;
     if (path.has_parent_path() && !std::filesystem::create_directories(path.parent_path(), ec) && ec)
@@ -132,115 +119,119 @@ int run_scenario(const RunOptions& options) {
     target.emplace(path.string(), scenario.input_files, options.command_line);
   } catch (const output::OutputRefused& error) {
     spdlog::error("{}", error.what());
-    return kBadInput;
+    return false;
   }
   if (!target->lock_warning().empty()) spdlog::warn("{}", target->lock_warning());
   if (target->had_stale_partial())
     spdlog::warn("{} is left from an earlier run that did not finish; this run replaces it", target->partial());
+  return true;
+}
 
-  // The file, with its structure on disk, becomes <output>.partial; the result is untouched.
-  std::optional<output::Hdf5File> file;
-  std::optional<output::Recorder> recorder;
+// The file, with its structure on disk, becomes <output>.partial; the result is untouched.
+// kDone, or the exit code after saying why nothing was written.
+int create_partial(const scenario::Scenario& scenario, const dynamics::Model& model, const integrate::Settings& settings,
+                   const RunOptions& options, output::ResultTarget& target, std::optional<output::Hdf5File>& file,
+                   std::optional<output::Recorder>& recorder) {
   try {
     output::Hdf5FileOptions file_options;
     const double samples = sample_bound(settings);  // a short run gets short chunks
     file_options.expected_rows = samples < 1e6 ? static_cast<std::size_t>(samples) : 0;
     file_options.exclusive = true;  // the lock's holder removed any earlier one
-    file.emplace(target->creating(), file_options);
+    file.emplace(target.creating(), file_options);
     write_header(*file, scenario, options);
     recorder.emplace(model, *file);
     write_visuals(*file, scenario.bodies);  // what sim replay draws, so that it reads this file alone
     file->flush();
-    target->publish_partial();
-    file->renamed(target->partial());
+    target.publish_partial();
+    file->renamed(target.partial());
   } catch (const std::exception& error) {
     recorder.reset();
     file.reset();  // closes; never throws
-    target->discard_creating();
+    target.discard_creating();
     spdlog::error("{}; nothing was written", error.what());
     return exit_code_for(error);
   }
+  return kDone;
+}
 
-  if (settings.method == integrate::Method::rk4) {
-    for (const std::string& joint : model.joints_with_stiff_damping(settings.step)) {
-      spdlog::warn("joint '{}': its damping is too stiff for a {} s step on this light a link and may make "
-                   "rk4 unstable (damping·step > 2·inertia); use a smaller step or dopri5", joint, settings.step);
-    }
-    // The stops and connectors are critically damped at ω (double eigenvalue −ω): rk4 is stable
-    // for ω·step up to about 2.8 (its real stability interval); warn with some margin.
-    bool has_stops = false;
-    for (const dynamics::Body& body : model.bodies)
-      has_stops = has_stops || std::isfinite(body.joint.lower) || std::isfinite(body.joint.upper) || body.joint.friction > 0.0;
-    if (has_stops && model.limit_frequency * settings.step > 2.0)
-      spdlog::warn("compliance.limit_frequency ({:.4g} Hz) is too stiff for a {} s rk4 step (ω·step > 2): joint stops "
-                   "may go unstable; use a smaller step, dopri5 or a lower frequency",
-                   model.limit_frequency / (2.0 * M_PI), settings.step);
-    if (!model.connectors.empty() && model.constraint_frequency * settings.step > 2.0)
-      spdlog::warn("compliance.constraint_frequency ({:.4g} Hz) is too stiff for a {} s rk4 step (ω·step > 2): "
-                   "connectors may drift apart; use a smaller step, dopri5 or a lower frequency",
-                   model.constraint_frequency / (2.0 * M_PI), settings.step);
-  }
-  spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario.name, format_time(settings.duration),
-               model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
-  const auto wall_start = std::chrono::steady_clock::now();
+struct Stepped {
   integrate::RunResult result;
-  std::optional<std::string> write_failure;
+  std::optional<std::string> write_failure;  // the file could not take a sample
+  double wall_seconds = 0.0;
+};
+
+// The integration, with the progress line, until the end, a stop signal or a failure.
+Stepped step(const dynamics::Model& model, const integrate::Settings& settings, output::Recorder& recorder) {
+  Stepped stepped;
+  const auto wall_start = std::chrono::steady_clock::now();
   try {
-    ProgressLine progress(*recorder, settings.duration, isatty(STDERR_FILENO) == 1);
-    result = integrate::run(model, settings, progress, &StopSignals::requested());
+    ProgressLine progress(recorder, settings.duration, isatty(STDERR_FILENO) == 1);
+    stepped.result = integrate::run(model, settings, progress, &StopSignals::requested());
   } catch (const output::OutputError& error) {
-    write_failure = error.what();
+    stepped.write_failure = error.what();
   } catch (const std::exception& error) {
     // A stepper that gave up: still end with a valid file.
-    result.outcome = integrate::Outcome::diverged;
-    result.message = error.what();
+    stepped.result.outcome = integrate::Outcome::diverged;
+    stepped.result.message = error.what();
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  stepped.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return stepped;
+}
 
+// Ends the file (its warnings, its status, closed) and puts it in the result's place. kDone, or
+// kOutputFailure after saying what is where.
+int finish_result(const scenario::Scenario& scenario, Stepped& stepped, output::Hdf5File& file,
+                  const output::Recorder& recorder, output::ResultTarget& target) {
   // Warnings that do not stop a run (the scenario's, then the run's) are kept in the file.
   std::string warnings;
   for (const std::string& w : scenario.warnings) warnings += w + "\n";
-  for (const std::string& w : result.warnings) {
+  for (const std::string& w : stepped.result.warnings) {
     spdlog::warn("{}", w);
     warnings += w + "\n";
   }
-  if (!write_failure) {
+  if (!stepped.write_failure) {
     try {
-      file->set_root_attribute("warnings", warnings);
-      file->set_root_attribute("status", status_of(result));
-      file->close();
+      file.set_root_attribute("warnings", warnings);
+      file.set_root_attribute("status", status_of(stepped.result));
+      file.close();
     } catch (const output::OutputError& error) {
-      write_failure = error.what();
+      stepped.write_failure = error.what();
     }
   }
-  if (write_failure) {
+  if (stepped.write_failure) {
     // The file keeps what was committed before the failure; the previous result stays.
     try {
-      file->set_root_attribute("status", "failed: " + *write_failure);
+      file.set_root_attribute("status", "failed: " + *stepped.write_failure);
     } catch (const std::exception&) {
     }
     try {
-      file->close();
+      file.close();
     } catch (const std::exception&) {
     }
-    spdlog::error("{}", *write_failure);
+    spdlog::error("{}", *stepped.write_failure);
     spdlog::error("the run stopped at t = {} s; what was written before the failure is in {}, and {} is "
-                  "as it was before this run", format_time(recorder->last_time()), target->partial(), target->target());
+                  "as it was before this run", format_time(recorder.last_time()), target.partial(), target.target());
     return kOutputFailure;
   }
-  if (!file->canonical())
+  if (!file.canonical())
     spdlog::warn("{} was flushed on a timer and could not be rewritten afterwards: its bytes may differ "
-                 "from a rerun's (its content does not)", target->target());
+                 "from a rerun's (its content does not)", target.target());
   try {
-    target->publish_result();
+    target.publish_result();
   } catch (const output::OutputRefused& error) {
-    spdlog::error("{}; the complete result is in {}", error.what(), target->partial());
+    spdlog::error("{}; the complete result is in {}", error.what(), target.partial());
     return kOutputFailure;
   }
+  return kDone;
+}
 
+// How the run ended, in its last lines and its exit code.
+int report_outcome(const integrate::RunResult& result, const integrate::Settings& settings,
+                   const std::filesystem::path& path, double wall_seconds) {
   switch (result.outcome) {
     case integrate::Outcome::completed:
-      spdlog::info("completed {} s in {:.3f} s wall time ({} steps)", format_time(settings.duration), wall, result.steps);
+      spdlog::info("completed {} s in {:.3f} s wall time ({} steps)", format_time(settings.duration), wall_seconds,
+                   result.steps);
       spdlog::info("output: {}", path.string());
       return kDone;
     case integrate::Outcome::interrupted:
@@ -252,6 +243,42 @@ int run_scenario(const RunOptions& options) {
       return kNumericalFailure;
   }
   return kNumericalFailure;
+}
+
+}  // namespace
+
+int run_scenario(const RunOptions& options) {
+  const StopSignals signals;  // from the start: a broken stderr must not end the run
+  const std::optional<scenario::Scenario> scenario = load(options);
+  if (!scenario) return kBadInput;
+  // Printed unless -q (errors only); kept in the result's `warnings` attribute either way.
+  if (spdlog::should_log(spdlog::level::warn))
+    for (const std::string& warning : scenario->warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  const dynamics::Model model = model::build_model(*scenario);
+  const integrate::Settings settings = scenario::integration_settings(scenario->simulation);
+  if (!options.force) {
+    if (const auto problem = absurd_size(model, settings)) {
+      spdlog::error("{}: {}", options.scenario_path, *problem);
+      return kBadInput;
+    }
+  }
+
+  const std::filesystem::path path =
+      options.output_path ? std::filesystem::path(*options.output_path)
+                          : std::filesystem::path("results") / (scenario->name + ".h5");
+  std::optional<output::ResultTarget> target;
+  if (!claim_output(path, *scenario, options, target)) return kBadInput;
+  std::optional<output::Hdf5File> file;
+  std::optional<output::Recorder> recorder;
+  if (const int code = create_partial(*scenario, model, settings, options, *target, file, recorder); code != kDone)
+    return code;
+
+  for (const std::string& warning : rk4_stiffness_warnings(model, settings)) spdlog::warn("{}", warning);
+  spdlog::info("running '{}' for {} s ({} body(ies), {})", scenario->name, format_time(settings.duration),
+               model.bodies.size(), settings.method == integrate::Method::rk4 ? "rk4" : "dopri5");
+  Stepped stepped = step(model, settings, *recorder);
+  if (const int code = finish_result(*scenario, stepped, *file, *recorder, *target); code != kDone) return code;
+  return report_outcome(stepped.result, settings, path, stepped.wall_seconds);
 }
 
 }  // namespace uwsim::app

@@ -1,5 +1,7 @@
 #include "app/validate_command.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +9,7 @@
 #include <sstream>
 
 #include "app/exit_codes.h"
+#include "app/rk4_stiffness.h"
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
 #include "scenario/read_file.h"
@@ -74,6 +77,10 @@ int validate_scenarios(const std::vector<std::string>& paths, const std::vector<
       if (!quiet)  // -q: errors only
         for (const std::string& warning : scenario.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
       const dynamics::Model model = model::build_model(scenario);  // what `run` would build next
+      // What `run` would warn of before stepping; a part has no step of its own to judge.
+      if (!quiet && !part)
+        for (const std::string& warning : rk4_stiffness_warnings(model, scenario::integration_settings(scenario.simulation)))
+          spdlog::warn("{}", warning);
       if (!quiet) {
         const std::size_t bodies = model.bodies.size(), joints = scenario.joints.size();
         int constrained = 0;  // rows of the connectors (redundant ones included)

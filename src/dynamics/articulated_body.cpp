@@ -102,7 +102,7 @@ void accelerate(const dynamics::Body& body, BodyState& s, const Workspace& ws) {
     return;
   }
   // Read where it is, not copied: a copy is one wide load of entries stored one by one a
-  // moment ago, which waits for them to leave the store buffer (DEVELOPING.md, Speed).
+  // moment ago, which waits for them to leave the store buffer (docs/benchmarks.md, "night session").
   const Vec6& A_parent = body.parent >= 0 ? ws.bodies[static_cast<std::size_t>(body.parent)].A_WB_B : kA_WW;
   s.A_WB_B = spatial::motion_to_child(body.joint.rotation_axis, s.X_PB, A_parent) + s.c;
   if (body.joint.dof() == 1) {

@@ -85,7 +85,7 @@ struct Joint {
   // S·rate in child coordinates: the joint's velocity at q̇, or its acceleration's share at q̈.
   // For S = e_k one entry, not six products. Each entry is chosen, not stored at index k:
   // a store at a run-time index into a zeroed Vec6, read back whole, could not be forwarded
-  // from the store buffer and stalled the kinematics pass (DEVELOPING.md, Speed, "night session").
+  // from the store buffer and stalled the kinematics pass (docs/benchmarks.md, "night session").
   Vec6 motion(double rate) const {
     if (S_index < 0) return S_C * rate;
     Vec6 m;
@@ -95,7 +95,7 @@ struct Joint {
   // X_PC at joint position q (q ignored for fixed joints). Needs expand_pose() first. Inline
   // (below): the kinematics calls it for every joint at every evaluation, in place: a Pose
   // returned through a temporary was copied with wide loads of entries stored one by one a
-  // moment before, which the store buffer cannot forward (DEVELOPING.md, Speed).
+  // moment before, which the store buffer cannot forward (docs/benchmarks.md, "2026-11-29: a joint's pose").
   void write_pose_in_parent(double q, spatial::Pose& X_PC) const;
   spatial::Pose pose_in_parent(double q) const {
     spatial::Pose X_PC;

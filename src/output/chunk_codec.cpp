@@ -27,7 +27,7 @@ constexpr double kSpreadCollisionEntropy = 7.5;      // bits a byte; 8 is unifor
 // collision entropy H2 = −log2 Σ_j p_j² (p_j the share of byte value j) is at least 7.5 bits.
 // Huffman coding cannot go below the Shannon entropy H ≥ H2, so at most 1/16 of the plane;
 // LZ77 matches could gain more only on repeated runs of such bytes, which the low mantissa
-// bytes of computed values do not have (DEVELOPING.md, Speed, has the measured sizes).
+// bytes of computed values do not have (docs/benchmarks.md, "evening session", has the measured sizes).
 // A plane of fewer than 2^7.5 ≈ 181 bytes never qualifies (Σ p_j² ≥ 1/n).
 bool evenly_spread(const unsigned char* plane, std::size_t n) {
   std::uint32_t counts[4][256] = {};  // four tallies, so that equal neighbours do not wait on each other

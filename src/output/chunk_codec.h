@@ -10,7 +10,7 @@
 // evenly spread (the low mantissa bytes of computed values: noise) go into stored blocks of
 // that stream and only the rest through the compressor: half the time per byte on the USM's
 // chunks, and a stream 1–2 % shorter, as libdeflate's own blocks cost more than stored ones on
-// noise (chunk_codec.cpp says how "evenly spread" is decided; DEVELOPING.md, Speed, the figures).
+// noise (chunk_codec.cpp says how "evenly spread" is decided; docs/benchmarks.md, "evening session").
 #pragma once
 
 #include <cstddef>

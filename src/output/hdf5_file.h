@@ -35,7 +35,7 @@
 // a timed commit write it at once. So a chunk reaches readers one chunk later than it fills
 // (the flush interval still bounds what a kill loses). (The pending chunk let a second thread
 // deflate it meanwhile; that thread was removed in issue 39, as it bought nothing measurable:
-// DEVELOPING.md. The write one chunk late stayed, and with it these files' bytes and layout.)
+// docs/benchmarks.md, "the encoder thread". The late write stayed, and with it the files' bytes.)
 // A partial chunk after such a chunk starts past the committed length, so flush(), close() and
 // a timed commit first write and commit the pending chunks, then the partial ones: a length
 // set between commits would be a write outside the commit's single one. Series appended

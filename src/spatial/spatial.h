@@ -118,11 +118,11 @@ inline std::array<double, 6> inverse_spd3(double p00, double p01, double p02, do
 // iff P and S are [Golub & Van Loan, Matrix Computations, 4th ed., Ch. 3 and 4]. It is in the
 // step path of every floating base, at the end of the articulated-body pass, where nothing else
 // overlaps it: its dependency chain is what costs. The 6×6 L·diag(d)·Lᵀ used before
-// (DEVELOPING.md, Speed, "night session") had six divisions in a row, each waiting for the
+// (docs/benchmarks.md, "night session") had six divisions in a row, each waiting for the
 // last; here there are two, and the products of each stage are independent of one another (the
 // UVMS's RK4 step about 2 % faster). Always inlined: called, it returned x through memory,
 // entries stored one by one and copied out whole, a load the store buffer cannot forward
-// (DEVELOPING.md, Speed).
+// (docs/benchmarks.md, "2026-11-29: a joint's pose").
 // A that is not positive definite (P or S not, or NaN) gives NaN. Only A's upper triangle is
 // read: the articulated-body pass keeps its inertias as upper triangles (transform.h,
 // add_inertia_to_parent).

@@ -94,7 +94,7 @@ inline void plane_of(const Mat3& R, double& c, double& s) {
 }  // namespace detail
 
 // Written in place, entry by entry: returned through a temporary and copied out whole, the
-// entries were read back by loads the store buffer cannot forward (DEVELOPING.md, Speed).
+// entries were read back by loads the store buffer cannot forward (docs/benchmarks.md, "2026-11-29: a joint's pose").
 inline void write_rotation_about_coordinate_axis(int k, double c, double s, Mat3& R) {
   detail::with_axis(k, [&](auto axis) {
     constexpr int K = decltype(axis)::value, i = (K + 1) % 3, j = (K + 2) % 3;
@@ -127,7 +127,7 @@ inline Pose compose_about_axis(int axis, const Pose& X_AB, const Pose& X_BC) {
 // `axis` ≥ 0; axis < 0 takes the general route. Used by the kinematics and the articulated-body
 // passes. (An earlier trial in the articulated-body pass counted more instructions than the
 // dense ones; with its pass 3 written for them they count fewer: 1.15 k → 1.07 k an
-// evaluation on the UVMS, DEVELOPING.md.) Always inlined, like with_axis: GCC had left them
+// evaluation on the UVMS, docs/benchmarks.md, "upper triangles".) Always inlined, like with_axis: GCC had left them
 // out of line in the articulated-body pass, a call and a Vec6 through memory each.
 [[gnu::always_inline]] inline Vec6 motion_to_child(int axis, const Pose& X_AB, const Vec6& m_A) {
   if (axis < 0) return motion_to_child(X_AB, m_A);

@@ -9,6 +9,7 @@
 
 #include "analysis/trim.h"
 #include "analysis/variables.h"
+#include "support/depth_hold.h"
 #include "support/linear_models.h"
 #include "support/simulate.h"
 
@@ -31,43 +32,13 @@ analysis::TrimResult trim_of(const scenario::Scenario& s, std::vector<analysis::
   return analysis::trim(model, problem);
 }
 
-// vehicles/bluerov2.yaml (Wu 2018: m = 11.5 kg, ∇ = 11.702e-3 m³ in fresh water, 2 N buoyant)
-// 0.3 m above a 5 m depth setpoint, under a pose PID with integral action on depth only, its
-// wrench applied to the body directly.
-std::string depth_hold(bool allocation) {
-  std::string yaml = R"(
-name: depth_hold
-simulation: {duration: 1.0}
-include:
-  - {file: )" + std::string(UWSIM_SOURCE_DIR) +
-                     R"(/scenarios/vehicles/bluerov2.yaml, name: v, position: [0.0, 0.0, 4.7]}
-controllers:
-  - name: depth
-    type: pose_pd
-    body: v/rov
-    rate: 100.0
-    position: [0.0, 0.0, 5.0]
-    kp: [0.0, 0.0, 60.0, 20.0, 20.0, 0.0]
-    kd: [0.0, 0.0, 40.0, 4.0, 4.0, 0.0]
-    ki: [0.0, 0.0, 10.0, 0.0, 0.0, 0.0]
-    hold: [depth, roll, pitch]
-)";
-  if (allocation)
-    yaml += R"(  - {name: thrust, type: thrust_allocation, rate: 100.0, input: depth,
-     thrusters: [v/vertical_front_right, v/vertical_front_left, v/vertical_rear_right, v/vertical_rear_left]}
-)";
-  return yaml;
-}
-
-constexpr double kMass = 11.5, kVolume = 0.011702, kDensity = 1000.0, kGravity = 9.81;
-
 }  // namespace
 
 TEST_CASE("trim under controllers: a buoyant BlueROV2 holding depth with integral action holds Z = B − W at the setpoint") {
-  const scenario::Scenario s = test::scenario_from(depth_hold(false));
+  const scenario::Scenario s = test::scenario_from(test::depth_hold(false));
   const analysis::TrimResult r = trim_of(s, {{VariableKind::body, "v/rov", "down"}});
   REQUIRE(r.converged);
-  const double B_minus_W = kDensity * kGravity * kVolume - kMass * kGravity;  // 1.9826 N: buoyant, so Z > 0 (down)
+  const double B_minus_W = test::kBlueRov2NetBuoyancy;  // 1.9826 N: buoyant, so Z > 0 (down)
   // The depth is the setpoint (the integrator's rate K_I·e vanishes only there) ...
   CHECK(value_of(r, "bodies.v/rov.down") == doctest::Approx(5.0).epsilon(1e-10));
   // ... and the integral, which is all the PID holds there (e = 0, ė = 0), is the net buoyancy.
@@ -93,19 +64,19 @@ TEST_CASE("trim under controllers: a buoyant BlueROV2 holding depth with integra
 TEST_CASE("trim under controllers: without integral action the depth hold rests (B − W)/K_P above its setpoint") {
   // A P-only loop has no memory: its output is a function of the state, and the trim still
   // takes it from the controller's sample.
-  const scenario::Scenario s = test::scenario_from(depth_hold(false), {"controllers.depth.ki=[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]"});
+  const scenario::Scenario s = test::scenario_from(test::depth_hold(false), {"controllers.depth.ki=[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]"});
   const analysis::TrimResult r = trim_of(s, {{VariableKind::body, "v/rov", "down"}});
   REQUIRE(r.converged);
-  const double B_minus_W = kDensity * kGravity * kVolume - kMass * kGravity;
+  const double B_minus_W = test::kBlueRov2NetBuoyancy;
   CHECK(r.unknown_names.size() == 1);
   CHECK(value_of(r, "bodies.v/rov.down") == doctest::Approx(5.0 - B_minus_W / 60.0).epsilon(1e-10));
   CHECK(r.held.signals[0].output[2] == doctest::Approx(B_minus_W).epsilon(1e-9));
 }
 
 TEST_CASE("trim under controllers: through a thrust allocation, the four vertical T200s share B − W") {
-  const analysis::TrimResult r = trim_of(test::scenario_from(depth_hold(true)), {{VariableKind::body, "v/rov", "down"}});
+  const analysis::TrimResult r = trim_of(test::scenario_from(test::depth_hold(true)), {{VariableKind::body, "v/rov", "down"}});
   REQUIRE(r.converged);
-  const double B_minus_W = kDensity * kGravity * kVolume - kMass * kGravity;
+  const double B_minus_W = test::kBlueRov2NetBuoyancy;
   CHECK(value_of(r, "bodies.v/rov.down") == doctest::Approx(5.0).epsilon(1e-10));
   REQUIRE(r.held.signals.size() == 2);
   // The allocation's output is each thruster's thrust (N), pushing along +z (down): the

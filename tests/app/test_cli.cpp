@@ -230,7 +230,17 @@ TEST_CASE("cli: a connector pulled apart exits 3, names the connector and keeps 
   H5Fclose(file);
 }
 
-TEST_CASE("cli: an rk4 step too coarse for the connectors' Baumgarte frequency is warned about") {
+namespace {
+// The line of `output` that holds `part`, or "" if none does.
+std::string line_with(const std::string& output, const std::string& part) {
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(part) != std::string::npos) return line;
+  return "";
+}
+}  // namespace
+
+TEST_CASE("cli: an rk4 step too coarse for the connectors' Baumgarte frequency is warned about, by run and validate alike") {
   // ω = 2π·50 Hz at a 20 ms step: ω·h = 6.3, beyond rk4's real stability interval (≈ 2.8).
   const fs::path dir = fresh_dir("stiff_constraint");
   const std::string scenario =
@@ -240,10 +250,19 @@ TEST_CASE("cli: an rk4 step too coarse for the connectors' Baumgarte frequency i
       "connectors:\n"
       "  - {name: pivot, type: ball, bodies: [top, world]}\n";
   write_file(dir / "stiff.yaml", "name: stiff\n" + scenario);
-  CHECK(run_sim("stiff.yaml -o out.h5", dir).output.find("compliance.constraint_frequency") != std::string::npos);
+  const std::string warned = line_with(run_sim("stiff.yaml -o out.h5", dir).output, "compliance.constraint_frequency");
+  CHECK(warned.rfind("warning: compliance.constraint_frequency (50 Hz) is too stiff for a 0.02 s rk4 step", 0) == 0);
+  // `sim validate` says the same before its verdict, and nothing of it with -q or for dopri5.
+  const Outcome validated = run_sim("validate stiff.yaml", dir);
+  CHECK(validated.exit_code == 0);
+  CHECK(line_with(validated.output, "compliance.constraint_frequency") == warned);
+  CHECK(line_with(run_sim("validate -q stiff.yaml", dir).output, "compliance.constraint_frequency").empty());
+  CHECK(line_with(run_sim("validate stiff.yaml --set simulation.integrator=dopri5", dir).output,
+                  "compliance.constraint_frequency").empty());
   // At 2 Hz (ω·h = 0.25) there is nothing to warn about.
   write_file(dir / "soft.yaml", "name: soft\ncompliance: {constraint_frequency: 2.0}\n" + scenario);
   CHECK(run_sim("soft.yaml -o out.h5", dir).output.find("compliance.constraint_frequency") == std::string::npos);
+  CHECK(run_sim("validate soft.yaml", dir).output.find("compliance.constraint_frequency") == std::string::npos);
 }
 
 // Starts sim on a long run in `dir` and waits until it has written `bytes` of output (so its

@@ -13,17 +13,14 @@
 #include <string>
 
 #include "app/series_files.h"
+#include "support/sim_process.h"
 
 namespace fs = std::filesystem;
+using uwsim::test::write_file;
+using uwsim::test::Outcome;
+using uwsim::test::run_sim;
 
 namespace {
-
-const std::string kSim = UWSIM_SIM_EXE;
-
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("uwsim_compare_" + name + "_" + std::to_string(getpid()));
@@ -31,18 +28,6 @@ fs::path scratch(const std::string& name) {
   fs::create_directories(dir);
   return dir;
 }
-
-Outcome run_sim(const std::string& args, const fs::path& dir) {
-  const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A run of the default scenario (2 s, 50 Hz) and measurements made from it: north in cm with
 // an offset of 3 cm, yaw with 0.2 rad added and wrapped, pitch delayed by 0.3 s.
@@ -72,7 +57,7 @@ TEST_CASE("compare cli: measurements with known offsets give RMSE, mean error an
     const double heading = std::remainder(yaw->values[k] + 3.3, 2.0 * M_PI);  // 3.3 rad ≡ 3.3 − 2π: on the circle, −2.98
     csv << north->time[k] << "," << 100.0 * (north->values[k] + 0.03) << "," << heading * 180.0 / M_PI << "\n";
   }
-  write(f.dir / "log.csv", csv.str());
+  write_file(f.dir / "log.csv", csv.str());
   const Outcome out = run_sim("compare run.h5 log.csv --map bodies/rov/euler/yaw=heading --format json -o report.json", f.dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
@@ -103,7 +88,7 @@ TEST_CASE("compare cli: a delayed series gives its shift — tables, CSV and SVG
   std::size_t hint = 0;
   for (double t = 0.3; t <= 4.0 + 1e-9; t += 0.01)
     csv << t << "," << uwsim::analysis::value_at(*pitch, t - 0.3, hint) << ",1\n";
-  write(f.dir / "late.csv", csv.str());
+  write_file(f.dir / "late.csv", csv.str());
   const Outcome out = run_sim("compare run.h5 late.csv --max-shift 1 --format csv -o r.csv --plot figures", f.dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
@@ -132,32 +117,32 @@ TEST_CASE("compare cli: a delayed series gives its shift — tables, CSV and SVG
 
 TEST_CASE("compare cli: bad measurements are reported at their CSV line and column, exit 2, nothing written") {
   Fixture f;
-  write(f.dir / "nan.csv", "time,bodies/rov/position/north\n0.0,1.0\n0.1,nan\n0.2,\n");
+  write_file(f.dir / "nan.csv", "time,bodies/rov/position/north\n0.0,1.0\n0.1,nan\n0.2,\n");
   Outcome out = run_sim("compare run.h5 nan.csv -o report.txt", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("nan.csv:3:5: error: column 'bodies/rov/position/north': expected a number, got 'nan'") != std::string::npos);
   CHECK(out.output.find("nan.csv:4:5: error:") != std::string::npos);
   CHECK_FALSE(fs::exists(f.dir / "report.txt"));
-  write(f.dir / "back.csv", "time,bodies/rov/position/north\n0.0,1.0\n0.2,1.0\n0.1,1.0\n");
+  write_file(f.dir / "back.csv", "time,bodies/rov/position/north\n0.0,1.0\n0.2,1.0\n0.1,1.0\n");
   out = run_sim("compare run.h5 back.csv", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("back.csv:4:1: error: times must increase: 0.1 s follows 0.2 s (line 3)") != std::string::npos);
-  write(f.dir / "notime.csv", "t,bodies/rov/position/north\n0.0,1.0\n");
+  write_file(f.dir / "notime.csv", "t,bodies/rov/position/north\n0.0,1.0\n");
   out = run_sim("compare run.h5 notime.csv", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("notime.csv:1:1: error: no time column 'time'") != std::string::npos);
-  write(f.dir / "short.csv", "time,x\n0.0,1.0\n0.1\n");
+  write_file(f.dir / "short.csv", "time,x\n0.0,1.0\n0.1\n");
   out = run_sim("compare run.h5 short.csv", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("short.csv:3:1: error: expected 2 cells") != std::string::npos);
-  write(f.dir / "other.csv", "time,x\n0.0,1.0\n0.1,2.0\n");
+  write_file(f.dir / "other.csv", "time,x\n0.0,1.0\n0.1,2.0\n");
   out = run_sim("compare run.h5 other.csv --map bodies/rov/position/nort=x", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("did you mean 'bodies/rov/position/north'") != std::string::npos);
   out = run_sim("compare run.h5 other.csv", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("nothing to compare") != std::string::npos);
-  write(f.dir / "feet.csv", "time,bodies/rov/position/north [ft]\n0.0,1.0\n0.1,2.0\n");
+  write_file(f.dir / "feet.csv", "time,bodies/rov/position/north [ft]\n0.0,1.0\n0.1,2.0\n");
   out = run_sim("compare run.h5 feet.csv", f.dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("A is in 'm', B (bodies/rov/position/north) in 'ft'") != std::string::npos);

@@ -18,6 +18,9 @@
 #include "support/sim_process.h"
 
 namespace fs = std::filesystem;
+using uwsim::test::has;
+using uwsim::test::write_file;
+using uwsim::test::read_bytes;
 using uwsim::test::CraftedFile;
 using uwsim::test::fresh_dir;
 using uwsim::test::ramp;
@@ -25,21 +28,10 @@ using uwsim::test::run_sim;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
-}
-
-void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A: /time 0, 0.1, …, 10 s (101 samples), /pos = sin t in m, /vel = cos t in m/s.
@@ -66,7 +58,7 @@ void write_b(const fs::path& path, const std::string& header, Cells cells) {
   csv.precision(17);
   csv << header << "\n";
   for (double t : ramp(kSamples)) csv << t << "," << cells(t) << "\n";
-  write(path, csv.str());
+  write_file(path, csv.str());
 }
 
 nlohmann::json series_named(const nlohmann::json& report, const std::string& name) {
@@ -87,7 +79,7 @@ TEST_CASE("compare real logs: --from and --to compare only A's samples within th
   auto out = run_sim("compare a.h5 b.csv --from 1.95 --to 5.05 --format json -o window.json", dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
-  nlohmann::json report = nlohmann::json::parse(read(dir / "window.json"));
+  nlohmann::json report = nlohmann::json::parse(read_bytes(dir / "window.json"));
   CHECK(report["from"].get<double>() == 1.95);
   CHECK(report["to"].get<double>() == 5.05);
   nlohmann::json pos = series_named(report, "pos");
@@ -102,7 +94,7 @@ TEST_CASE("compare real logs: --from and --to compare only A's samples within th
 
   // Without the window, every sample: RMSE² = (31·0.25² + 70·1²)/101.
   REQUIRE(run_sim("compare a.h5 b.csv --format json -o all.json", dir).exit_code == 0);
-  pos = series_named(nlohmann::json::parse(read(dir / "all.json")), "pos");
+  pos = series_named(nlohmann::json::parse(read_bytes(dir / "all.json")), "pos");
   CHECK(pos["samples"] == kSamples);
   CHECK(pos["rmse"].get<double>() == doctest::Approx(std::sqrt((31 * 0.0625 + 70.0) / kSamples)).epsilon(1e-12));
 
@@ -111,15 +103,15 @@ TEST_CASE("compare real logs: --from and --to compare only A's samples within th
   REQUIRE(out.exit_code == 0);
   CHECK(has(out.output, "within both spans and --from 5.05 s;"));
   REQUIRE(run_sim("compare a.h5 b.csv --from 5.05 --format json -o after.json", dir).exit_code == 0);
-  pos = series_named(nlohmann::json::parse(read(dir / "after.json")), "pos");
+  pos = series_named(nlohmann::json::parse(read_bytes(dir / "after.json")), "pos");
   CHECK(pos["samples"] == 50);
   CHECK(pos["rmse"].get<double>() == doctest::Approx(1.0).epsilon(1e-12));
 
   // B keeps its samples around the window: B given at 0 and 10 s only (the line 0.3 t) is
   // interpolated at A's 4, 4.1, …, 6 s; e_k = 0.3 t_k − sin t_k there.
-  write(dir / "coarse.csv", "time,pos [m]\n0,0\n10,3\n");
+  write_file(dir / "coarse.csv", "time,pos [m]\n0,0\n10,3\n");
   REQUIRE(run_sim("compare a.h5 coarse.csv --from 3.95 --to 6.05 --format json -o coarse.json", dir).exit_code == 0);
-  pos = series_named(nlohmann::json::parse(read(dir / "coarse.json")), "pos");
+  pos = series_named(nlohmann::json::parse(read_bytes(dir / "coarse.json")), "pos");
   double sum2 = 0.0;
   for (int k = 40; k <= 60; ++k) sum2 += std::pow(0.3 * (0.1 * k) - a_pos(0.1 * k), 2);
   CHECK(pos["samples"] == 21);
@@ -127,7 +119,7 @@ TEST_CASE("compare real logs: --from and --to compare only A's samples within th
   // The shift search is of the window too: B = A 0.3 s late on [2, 8] s and 5 m off outside.
   write_b(dir / "late.csv", "time,pos [m]", [](double t) { return t > 1.95 && t < 8.05 ? a_pos(t - 0.3) : a_pos(t) + 5.0; });
   REQUIRE(run_sim("compare a.h5 late.csv --from 3 --to 7 --max-shift 1 --format json -o late.json", dir).exit_code == 0);
-  pos = series_named(nlohmann::json::parse(read(dir / "late.json")), "pos");
+  pos = series_named(nlohmann::json::parse(read_bytes(dir / "late.json")), "pos");
   CHECK(pos["shift"].get<double>() == doctest::Approx(0.3).epsilon(0.01));
   CHECK(pos["rmse_at_shift"].get<double>() < 2e-3);  // linear interpolation of B between its 0.1 s samples
 
@@ -155,31 +147,31 @@ TEST_CASE("compare real logs: a --map-file pairs as --map does, and its mistakes
     row << a_pos(t) + 0.1 << "," << a_vel(t) - 0.2;
     return row.str();
   });
-  write(dir / "tank.map", "# the tank's layout, written once\n\npos = x\n  vel=spd   # the DVL's speed\n");
+  write_file(dir / "tank.map", "# the tank's layout, written once\n\npos = x\n  vel=spd   # the DVL's speed\n");
   auto out = run_sim("compare a.h5 tank.csv --time-column t --map-file tank.map --format json -o file.json", dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
-  const nlohmann::json by_file = nlohmann::json::parse(read(dir / "file.json"));
+  const nlohmann::json by_file = nlohmann::json::parse(read_bytes(dir / "file.json"));
   REQUIRE(by_file["series"].size() == 2);
   CHECK(series_named(by_file, "pos")["b_name"] == "x");
   CHECK(series_named(by_file, "pos")["rmse"].get<double>() == doctest::Approx(0.1).epsilon(1e-12));
   CHECK(series_named(by_file, "vel")["b_name"] == "spd");
   CHECK(series_named(by_file, "vel")["mean_error"].get<double>() == doctest::Approx(-0.2).epsilon(1e-12));
   REQUIRE(run_sim("compare a.h5 tank.csv --time-column t --map pos=x --map vel=spd --format json -o args.json", dir).exit_code == 0);
-  CHECK(nlohmann::json::parse(read(dir / "args.json"))["series"] == by_file["series"]);
+  CHECK(nlohmann::json::parse(read_bytes(dir / "args.json"))["series"] == by_file["series"]);
 
   // --series filters mapped pairs too (before: a mapped pair was always compared).
   REQUIRE(run_sim("compare a.h5 tank.csv --time-column t --map-file tank.map --series vel --format json -o vel.json", dir).exit_code == 0);
-  const nlohmann::json vel = nlohmann::json::parse(read(dir / "vel.json"));
+  const nlohmann::json vel = nlohmann::json::parse(read_bytes(dir / "vel.json"));
   REQUIRE(vel["series"].size() == 1);
   CHECK(vel["series"][0]["name"] == "vel");
   REQUIRE(run_sim("compare a.h5 tank.csv --time-column t --map pos=x --map vel=spd --series 'p*' --format json -o p.json", dir).exit_code == 0);
-  const nlohmann::json p = nlohmann::json::parse(read(dir / "p.json"));
+  const nlohmann::json p = nlohmann::json::parse(read_bytes(dir / "p.json"));
   REQUIRE(p["series"].size() == 1);
   CHECK(p["series"][0]["name"] == "pos");
 
   // Names neither file has, at the column each name starts.
-  write(dir / "typos.map", "pos = xx\n\tposs = x\n");
+  write_file(dir / "typos.map", "pos = xx\n\tposs = x\n");
   out = run_sim("compare a.h5 tank.csv --time-column t --map-file typos.map -o r.txt", dir);
   CHECK(out.exit_code == 2);
   CHECK(has(out.output, "typos.map:1:7: error: no series 'xx' in B (tank.csv); did you mean 'x'?"));
@@ -187,18 +179,18 @@ TEST_CASE("compare real logs: a --map-file pairs as --map does, and its mistakes
   // Problems are listed up to 20, then counted: a map of 60 000 unknown names (0.8 MB) stays quick.
   std::string many;
   for (int k = 0; k < 60000; ++k) many += "nope" + std::to_string(k) + " = x\n";
-  write(dir / "many.map", many);
+  write_file(dir / "many.map", many);
   out = run_sim("compare a.h5 tank.csv --time-column t --map-file many.map", dir);
   CHECK(out.exit_code == 2);
   CHECK(count(out.output, "error: no series 'nope") == 20);
   CHECK(has(out.output, "many.map: error: and 59980 more pairs not checked after these problems"));
   // A line of another form, a name paired twice (in the file, or by --map and the file).
-  write(dir / "form.map", "pos = x\nvel spd\n = spd\n");
+  write_file(dir / "form.map", "pos = x\nvel spd\n = spd\n");
   out = run_sim("compare a.h5 tank.csv --time-column t --map-file form.map -o r.txt", dir);
   CHECK(out.exit_code == 2);
   CHECK(has(out.output, "form.map:2:1: error: expected `A_NAME = B_NAME`"));
   CHECK(has(out.output, "form.map:3:2: error: expected `A_NAME = B_NAME`"));
-  write(dir / "twice.map", "pos = x\n  pos = spd\n");
+  write_file(dir / "twice.map", "pos = x\n  pos = spd\n");
   out = run_sim("compare a.h5 tank.csv --time-column t --map-file twice.map -o r.txt", dir);
   CHECK(out.exit_code == 2);
   CHECK(has(out.output, "twice.map:2:3: error: A's pos is paired twice: with B's x at twice.map:1, and here with spd"));
@@ -208,9 +200,9 @@ TEST_CASE("compare real logs: a --map-file pairs as --map does, and its mistakes
   CHECK(has(run_sim("compare a.h5 tank.csv --time-column t --map-file none.map", dir).output, "none.map: error: no such file"));
   CHECK_FALSE(fs::exists(dir / "r.txt"));
   // The map file is an input: a report aimed at it is refused and it is left as it was.
-  const std::string map_text = read(dir / "tank.map");
+  const std::string map_text = read_bytes(dir / "tank.map");
   CHECK(run_sim("compare a.h5 tank.csv --time-column t --map-file tank.map -o ./tank.map", dir).exit_code == 2);
-  CHECK(read(dir / "tank.map") == map_text);
+  CHECK(read_bytes(dir / "tank.map") == map_text);
 }
 
 TEST_CASE("compare real logs: CSV columns without a unit are named in one warning, unless --in-a-units says so") {
@@ -229,14 +221,14 @@ TEST_CASE("compare real logs: CSV columns without a unit are named in one warnin
   CHECK(count(out.output, "give no unit") == 1);
   CHECK(has(out.output, "warning: 2 column(s) of B (b.csv) give no unit and are compared in A's: pos (m), vel (m/s)."));
   CHECK(has(out.output, "--in-a-units"));
-  for (const auto& s : nlohmann::json::parse(read(dir / "r.json"))["series"])
+  for (const auto& s : nlohmann::json::parse(read_bytes(dir / "r.json"))["series"])
     CHECK(s["rmse"].get<double>() == doctest::Approx(0.5).epsilon(1e-12));
   // Said deliberately: no warning, the same figures.
   out = run_sim("compare a.h5 b.csv --in-a-units", dir);
   CHECK(out.exit_code == 0);
   CHECK_FALSE(has(out.output, "give no unit"));
   // A unit from a --units file is a unit; a mapped column is named by B's name.
-  write(dir / "b.units", "pos: m\n");
+  write_file(dir / "b.units", "pos: m\n");
   out = run_sim("compare a.h5 b.csv --units b.units --map vel=vel", dir);
   CHECK(out.exit_code == 0);
   CHECK(has(out.output, "warning: 1 column(s) of B (b.csv) give no unit and are compared in A's: vel (m/s)."));
@@ -291,13 +283,13 @@ TEST_CASE("compare real logs: a CSV in tools/import_log's layout needs no map, a
          "time [s],bodies/rov/velocity/u [m/s],bodies/rov/velocity/w [m/s]\n";
   for (std::size_t k = 0; k < t.size(); ++k) csv << t[k] << "," << u[k] + (t[k] >= 1.0 && t[k] <= 3.0 ? 0.05 : 0.0) << "," << w[k] << "\n";
   csv << "# 0 samples dropped\n";
-  write(dir / "run.measured.csv", csv.str());
+  write_file(dir / "run.measured.csv", csv.str());
   const auto out = run_sim("compare run.h5 run.measured.csv --from 1 --to 3 --format json -o r.json", dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
   CHECK_FALSE(has(out.output, "warning"));
   CHECK_FALSE(has(out.output, "not compared"));
-  const nlohmann::json report = nlohmann::json::parse(read(dir / "r.json"));
+  const nlohmann::json report = nlohmann::json::parse(read_bytes(dir / "r.json"));
   REQUIRE(report["series"].size() == 2);
   const nlohmann::json su = series_named(report, "bodies/rov/velocity/u");
   CHECK(su["samples"] == 101);  // 1, 1.02, …, 3 s
@@ -313,10 +305,10 @@ TEST_CASE("identify drag: --write-part writes the scenario's body with the fitte
   csv << "speed,force\n";
   for (int k = -10; k <= 10; ++k)
     if (k != 0) csv << 0.1 * k << "," << 34.96 * std::abs(0.1 * k) * 0.1 * k + 0.5 * 0.1 * k << "\n";
-  write(dir / "tank.csv", csv.str());
+  write_file(dir / "tank.csv", csv.str());
   const std::string vehicle = std::string(UWSIM_SOURCE_DIR) + "/scenarios/vehicles/bluerov2.yaml";
-  write(dir / "scenario.yaml", "name: drag_part\nsimulation: {duration: 1.0, step: 0.01}\ninclude:\n  - {file: " + vehicle + ", name: left}\n");
-  write(dir / "can.yaml", "name: can\nsimulation: {duration: 1.0, step: 0.01}\nbodies:\n  - {name: can, mass: 2.0, shape: {cylinder: {radius: 0.05, length: 0.3}, "
+  write_file(dir / "scenario.yaml", "name: drag_part\nsimulation: {duration: 1.0, step: 0.01}\ninclude:\n  - {file: " + vehicle + ", name: left}\n");
+  write_file(dir / "can.yaml", "name: can\nsimulation: {duration: 1.0, step: 0.01}\nbodies:\n  - {name: can, mass: 2.0, shape: {cylinder: {radius: 0.05, length: 0.3}, "
                           "center: [0.1, 0.0, 0.0]}}\n");
 
   // Without a scenario, a body and an axis there is no part: exit 2, nothing written (was: exit 0, no file).
@@ -336,7 +328,7 @@ TEST_CASE("identify drag: --write-part writes the scenario's body with the fitte
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
   CHECK(has(out.output, "c1 (quadratic)"));  // the report as before
-  const std::string part = read(dir / "drag.yaml");
+  const std::string part = read_bytes(dir / "drag.yaml");
   CHECK(has(part, "# Written by sim identify --drag from tank.csv (scenario scenario.yaml): body left/rov, axis v"));
   // Read back in place of the original: sway has the fit, the other axes and bodies the scenario's.
   const uwsim::scenario::Scenario before = uwsim::scenario::load_scenario((dir / "scenario.yaml").string());

@@ -21,18 +21,15 @@
 #include "model/build_model.h"
 #include "scenario/load_scenario.h"
 #include "support/fixed_trees.h"
+#include "support/sim_process.h"
 
 namespace fs = std::filesystem;
+using uwsim::test::write_file;
+using uwsim::test::Outcome;
+using uwsim::test::run_sim;
 using namespace uwsim;
 
 namespace {
-
-const std::string kSim = UWSIM_SIM_EXE;
-
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("uwsim_identify_" + name + "_" + std::to_string(getpid()));
@@ -40,18 +37,6 @@ fs::path scratch(const std::string& name) {
   fs::create_directories(dir);
   return dir;
 }
-
-Outcome run_sim(const std::string& args, const fs::path& dir) {
-  const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 // The arm as a part (a shoulder about a horizontal axis with a gear motor, an elbow with a
 // lever), and a scenario whose joint PDs make it follow multi-sine paths with motor currents;
@@ -140,8 +125,8 @@ TEST_CASE("identify cli: an arm driven along known paths gives back its base par
   const fs::path dir = scratch("arm");
   fs::create_directories(dir / "schemas");  // the written part's modeline points at the nearest schemas/ above
   fs::copy_file(std::string(UWSIM_SOURCE_DIR) + "/schemas/part.schema.json", dir / "schemas" / "part.schema.json");
-  write(dir / "arm.yaml", kArmPart);
-  write(dir / "scenario.yaml", kScenario);
+  write_file(dir / "arm.yaml", kArmPart);
+  write_file(dir / "scenario.yaml", kScenario);
   Outcome out = run_sim("-q scenario.yaml -o run.h5", dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
@@ -208,7 +193,7 @@ TEST_CASE("identify cli: towing-tank points give paper 000's drag coefficients (
     const double u = 0.1 * k;
     csv << u << "," << 34.96 * std::abs(u) * u + 0.5 * u << ",0.25\n";
   }
-  write(dir / "tank.csv", csv.str());
+  write_file(dir / "tank.csv", csv.str());
   Outcome out = run_sim("identify --drag tank.csv --speed speed --force force --variance variance --format json -o drag.json", dir);
   INFO(out.output);
   REQUIRE(out.exit_code == 0);
@@ -220,7 +205,7 @@ TEST_CASE("identify cli: towing-tank points give paper 000's drag coefficients (
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("tank.csv:1:1: error: no column 'thrust' (--force)") != std::string::npos);
   // Every run at one speed: the split of c1·|u| + c2 is unknown, so no split is printed.
-  write(dir / "one.csv", "speed,force\n0.5,10\n-0.5,-10\n0.5,10\n");
+  write_file(dir / "one.csv", "speed,force\n0.5,10\n-0.5,-10\n0.5,10\n");
   out = run_sim("identify --drag one.csv --speed speed --force force -o one.txt", dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("one.csv: every point is at one speed, |u| = 0.5") != std::string::npos);
@@ -230,14 +215,14 @@ TEST_CASE("identify cli: towing-tank points give paper 000's drag coefficients (
 
 TEST_CASE("identify cli: missing series, a bad cell and a free-floating scenario exit 2 with where and why") {
   const fs::path dir = scratch("errors");
-  write(dir / "arm.yaml", kArmPart);
-  write(dir / "scenario.yaml", kScenario);
-  write(dir / "log.csv", "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,q2,joints/rig/arm/joint2/current\n"
+  write_file(dir / "arm.yaml", kArmPart);
+  write_file(dir / "scenario.yaml", kScenario);
+  write_file(dir / "log.csv", "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,q2,joints/rig/arm/joint2/current\n"
                          "0.0,0.1,1.0,0.2,0.1\n0.01,0.1,x,0.2,0.1\n");
   Outcome out = run_sim("identify scenario.yaml log.csv", dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("log.csv:3:10: error: column 'joints/rig/arm/joint1/current': expected a number, got 'x'") != std::string::npos);
-  write(dir / "log.csv", "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,q2,joints/rig/arm/joint2/current\n"
+  write_file(dir / "log.csv", "time,joints/rig/arm/joint1/position,joints/rig/arm/joint1/current,q2,joints/rig/arm/joint2/current\n"
                          "0.0,0.1,1.0,0.2,0.1\n0.01,0.1,1.0,0.2,0.1\n");
   out = run_sim("identify scenario.yaml log.csv", dir);
   CHECK(out.exit_code == 2);
@@ -254,9 +239,9 @@ TEST_CASE("identify cli: missing series, a bad cell and a free-floating scenario
 
 TEST_CASE("identify cli: a joint that never moves leaves base parameters undetermined: the rank and which, exit 2, nothing written") {
   const fs::path dir = scratch("still");
-  write(dir / "arm.yaml", kArmPart);
-  write(dir / "scenario.yaml", kScenario);
-  write(dir / "still.csv", still_elbow_record(dir));
+  write_file(dir / "arm.yaml", kArmPart);
+  write_file(dir / "scenario.yaml", kScenario);
+  write_file(dir / "still.csv", still_elbow_record(dir));
   Outcome out = run_sim("identify scenario.yaml still.csv -o fit.txt --write-part part.yaml --predictions p.csv", dir);
   INFO(out.output);
   CHECK(out.exit_code == 2);
@@ -283,8 +268,8 @@ TEST_CASE("identify cli: a joint that never moves leaves base parameters undeter
 
 TEST_CASE("identify cli: a NaN sample in a result file and a burst of samples 1e-12 s apart are refused, exit 2") {
   const fs::path dir = scratch("samples");
-  write(dir / "arm.yaml", kArmPart);
-  write(dir / "scenario.yaml", kScenario);
+  write_file(dir / "arm.yaml", kArmPart);
+  write_file(dir / "scenario.yaml", kScenario);
   REQUIRE(run_sim("-q scenario.yaml --duration 5 -o run.h5", dir).exit_code == 0);
   poke(dir / "run.h5", "/joints/rig/arm/joint1/position", 200, std::nan(""));
   Outcome out = run_sim("identify scenario.yaml run.h5", dir);
@@ -301,7 +286,7 @@ TEST_CASE("identify cli: a NaN sample in a result file and a burst of samples 1e
     std::snprintf(line, sizeof line, "%.17g,%.17g,1.0,0.2,0.5\n", t, 0.1 * std::sin(t));
     csv += line;
   }
-  write(dir / "burst.csv", csv);
+  write_file(dir / "burst.csv", csv);
   out = run_sim("identify scenario.yaml burst.csv", dir);
   CHECK(out.exit_code == 2);
   CHECK(out.output.find("burst.csv: error: the samples are not evenly spaced: at their median interval, 1e-12 s, a uniform grid "

@@ -7,9 +7,7 @@
 // another build (how each was seen to fail on the code before these checks).
 #include <doctest/doctest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,32 +21,13 @@
 #include "support/sim_process.h"
 
 namespace fs = std::filesystem;
+using uwsim::test::has;
 using uwsim::test::CraftedFile;
+using uwsim::test::Outcome;
+using uwsim::test::run_sim;
 using uwsim::test::ramp;
 
 namespace {
-
-std::string sim_exe() {
-  const char* other = std::getenv("UWSIM_TEST_SIM");
-  return other != nullptr && *other != '\0' ? other : UWSIM_SIM_EXE;
-}
-
-struct Run {
-  int exit_code;  // 124: killed after 60 s (a hang)
-  std::string output;
-};
-
-Run sim(const std::string& args, const fs::path& dir) {
-  const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && timeout 60 '" + sim_exe() + "' " + args + " > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text.str()};
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A small valid result: /time and one series x, both of n rows.
 void small_result(const fs::path& path, std::size_t n = 5) {
@@ -71,14 +50,14 @@ TEST_CASE("result files: a 2 kB file whose /time claims 10^12 rows is refused by
     // Uncompressed, the claim is more than the file holds; compressed, more rows than sim reads.
     const std::string why = compressed ? "claims 1000000000000 rows; sim reads at most 4194304"
                                        : "claims 1000000000000 values (8000000000000 bytes), more than the whole file holds";
-    Run r = sim("compare huge.h5 huge.h5", dir);
+    Outcome r = run_sim("compare huge.h5 huge.h5", dir);
     CHECK(r.exit_code == 2);  // was: std::bad_alloc, exit 134
     CHECK(has(r.output, "huge.h5: error: /time: " + why));
-    r = sim("replay -q huge.h5 -o huge.html", dir);
+    r = run_sim("replay -q huge.h5 -o huge.html", dir);
     CHECK(r.exit_code == 2);
     CHECK(has(r.output, "/time: " + why));
     CHECK_FALSE(fs::exists(dir / "huge.html"));
-    r = sim("describe huge.h5", dir);
+    r = run_sim("describe huge.h5", dir);
     CHECK(r.exit_code == 0);
     CHECK(has(r.output, "samples:    1000000000000, t = ? (" + why));
   }
@@ -92,13 +71,13 @@ TEST_CASE("result files: an external link is not followed — compare and replay
     f.external_link("/time", "other.h5", "/time");  // was followed: compare read other.h5's times
     f.series("/x", ramp(5, 1.0));
   }
-  Run r = sim("compare linked.h5 linked.h5", dir);
+  Outcome r = run_sim("compare linked.h5 linked.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "linked.h5: error: /time: is an external link (to another file); sim reads nothing but the file it is given"));
-  r = sim("replay -q linked.h5 -o linked.html", dir);
+  r = run_sim("replay -q linked.h5 -o linked.html", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "/time: is an external link"));
-  r = sim("describe linked.h5", dir);
+  r = run_sim("describe linked.h5", dir);
   CHECK(r.exit_code == 2);  // no /time of its own
   CHECK(has(r.output, "no /time dataset"));
   {
@@ -107,10 +86,10 @@ TEST_CASE("result files: an external link is not followed — compare and replay
     f.external_link("/bodies/rov/position", "other.h5", "/x");
     f.soft_link("/y", "/time");
   }
-  r = sim("describe elsewhere.h5", dir);
+  r = run_sim("describe elsewhere.h5", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "links, not followed (2): /bodies/rov/position (external link), /y (soft link)"));
-  CHECK(sim("compare elsewhere.h5 elsewhere.h5", dir).exit_code == 2);
+  CHECK(run_sim("compare elsewhere.h5 elsewhere.h5", dir).exit_code == 2);
 }
 
 TEST_CASE("result files: a virtual dataset or one stored in another file is refused by compare, shown unread by describe") {
@@ -127,18 +106,18 @@ TEST_CASE("result files: a virtual dataset or one stored in another file is refu
     f.series("/time", ramp(5));
     f.external_storage("/x", 5, "raw.bin");
   }
-  Run r = sim("compare virtual.h5 virtual.h5", dir);
+  Outcome r = run_sim("compare virtual.h5 virtual.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "virtual.h5: error: /x: is a virtual dataset"));
-  r = sim("compare stored.h5 stored.h5", dir);
+  r = run_sim("compare stored.h5 stored.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "stored.h5: error: /x: keeps its values in other files (external storage)"));
-  CHECK(sim("replay -q virtual.h5 -o v.html", dir).exit_code == 2);
-  r = sim("describe virtual.h5", dir);
+  CHECK(run_sim("replay -q virtual.h5 -o v.html", dir).exit_code == 2);
+  r = run_sim("describe virtual.h5", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "/x     virtual"));
   CHECK(has(r.output, "(is a virtual dataset (values of other datasets, maybe of other files): not read)"));
-  r = sim("describe stored.h5", dir);
+  r = run_sim("describe stored.h5", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "(keeps its values in other files (external storage): not read)"));
 }
@@ -155,14 +134,14 @@ TEST_CASE("result files: times that do not increase, or are NaN, are refused nam
     f.series("/time", {0.0, std::nan(""), 0.2, 0.3});  // was: NaN metrics, or a crash
     f.series("/x", {1.0, 2.0, 3.0, 4.0});
   }
-  Run r = sim("compare back.h5 back.h5", dir);
+  Outcome r = run_sim("compare back.h5 back.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "back.h5: error: /time[2] = 0.1 s does not follow /time[1] = 0.2 s: times must increase"));
-  r = sim("compare nan.h5 nan.h5", dir);
+  r = run_sim("compare nan.h5 nan.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "nan.h5: error: /time[1] is nan: times must be finite"));
-  CHECK(sim("replay -q back.h5 -o b.html", dir).exit_code == 2);
-  r = sim("describe back.h5", dir);
+  CHECK(run_sim("replay -q back.h5 -o b.html", dir).exit_code == 2);
+  r = run_sim("describe back.h5", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "samples:    4, t = ? (/time[2] = 0.1 s does not follow /time[1] = 0.2 s: times must increase)"));
 }
@@ -173,7 +152,7 @@ TEST_CASE("result files: a FIFO given as a result is refused at once, not waited
   small_result(dir / "good.h5");
   for (const char* command : {"compare good.h5 pipe.h5", "compare pipe.h5 good.h5", "describe pipe.h5", "replay -q pipe.h5 -o p.html"}) {
     CAPTURE(command);
-    const Run r = sim(command, dir);
+    const Outcome r = run_sim(command, dir);
     CHECK(r.exit_code == 2);  // was: blocked until killed (124)
     CHECK(has(r.output, "pipe.h5"));
     CHECK(has(r.output, "is a FIFO (named pipe), not a file"));
@@ -190,13 +169,13 @@ TEST_CASE("result files: series whose rows are not /time's are listed, and an er
     f.dataset("/table", 4, 3, std::vector<double>(12, 1.0));
   }
   // Compared with itself, 19 of the 21 series cannot be read: today's exit 0 compared x alone.
-  Run r = sim("compare a.h5 a.h5", dir);
+  Outcome r = run_sim("compare a.h5 a.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "a.h5: error: cannot compare short/s0: A's short/s0 has 3 rows where /time has 4: not a series of this run"));
   CHECK(has(r.output, "cannot compare short/s18"));
   CHECK_FALSE(has(r.output, "series  units"));  // no report
   // Comparing only what can be read is fine, and says what was left.
-  r = sim("compare a.h5 a.h5 --series x --series 'table/*'", dir);
+  r = run_sim("compare a.h5 a.h5 --series x --series 'table/*'", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "note: A (a.h5) has datasets that are not series, none of them in B: short/s0 (has 3 rows"));
   CHECK(has(r.output, "table/2"));
@@ -219,7 +198,7 @@ TEST_CASE("result files: sim replay reads the stored scenario's size before it p
     while (yaml.size() < (3u << 20)) yaml += "1, ";
     f.text("/", "scenario", yaml + "1]\n");
   }
-  const Run r = sim("replay big.h5 -o big.html", dir);
+  const Outcome r = run_sim("replay big.h5 -o big.html", dir);
   CHECK(r.exit_code == 0);
   CHECK(has(r.output, "the root attribute 'scenario' holds 3145"));
   CHECK(has(r.output, "bytes, more than a scenario may (1 MiB); not read"));
@@ -244,7 +223,7 @@ TEST_CASE("result files: replay keeps the page within its budget of numbers, say
   }
   // 1 + 7 · 350 numbers a frame: a page of 10^6 numbers holds 407 frames, not 3000 (nor 10^6).
   for (const char* frames : {"", " --frames 1e6"}) {
-    const Run r = sim(std::string("replay many.h5 -o many.html") + frames, dir);
+    const Outcome r = run_sim(std::string("replay many.h5 -o many.html") + frames, dir);
     CAPTURE(r.output);
     REQUIRE(r.exit_code == 0);  // --frames 1e6 was "not in range", and 1000000 gave a 395 MB page
     CHECK(has(r.output, "2451 numbers a frame (350 bodies drawn): a page holds at most 1000000 numbers, so 407 frames"));
@@ -311,11 +290,11 @@ TEST_CASE("result files: a series holding NaN or inf is an error where it would 
     f.dataset("/v", 4, 2, {1, 2, 3, 4, 5, HUGE_VAL, 7, 8});
     f.series("/ok", {1, 2, 3, 4});
   }
-  Run r = sim("compare a.h5 a.h5", dir);
+  Outcome r = run_sim("compare a.h5 a.h5", dir);
   CHECK(r.exit_code == 2);  // was: exit 0, RMSE nan
   CHECK(has(r.output, "a.h5: error: series x: /x[1] is nan (at t = 0.1 s): values must be finite"));
   CHECK(has(r.output, "a.h5: error: series v/1: /v[2, 1] is inf (at t = 0.2 s): values must be finite"));
-  CHECK(sim("compare a.h5 a.h5 --series ok", dir).exit_code == 0);
+  CHECK(run_sim("compare a.h5 a.h5 --series ok", dir).exit_code == 0);
 }
 
 TEST_CASE("result files: compare reads at most 2^20 values of series from a file, and says how to choose fewer") {
@@ -328,10 +307,10 @@ TEST_CASE("result files: compare reads at most 2^20 values of series from a file
     for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(k % 8) + 1e-6 * static_cast<double>(k / 8);
     f.dataset("/v", n, 8, v, true);
   }
-  Run r = sim("compare a.h5 a.h5", dir);
+  Outcome r = run_sim("compare a.h5 a.h5", dir);
   CHECK(r.exit_code == 2);
   CHECK(has(r.output, "a.h5: error: 8 series of 300000 samples: sim reads at most 1048576 values of series from one result file"));
-  r = sim("compare a.h5 a.h5 --series v/0 --series v/1 --series v/2", dir);
+  r = run_sim("compare a.h5 a.h5 --series v/0 --series v/1 --series v/2", dir);
   CHECK(r.exit_code == 0);  // 900 000 values
   // 2.4 million values: a dataset wider than 2^21 is read a column at a time, each its own.
   uwsim::app::SeriesFile file = uwsim::app::open_series_file((dir / "a.h5").string());
@@ -378,7 +357,7 @@ TEST_CASE("result files: replay draws a file's /visuals within half a page, refu
     for (std::size_t i = 0; i < triangles.size(); ++i) triangles[i] = static_cast<double>(i % 100000);
     f.dataset("/visuals/b2/mesh0/triangles", 30000, 3, triangles, true);
   }
-  const Run r = sim("replay visuals.h5 -o visuals.html", dir);
+  const Outcome r = run_sim("replay visuals.h5 -o visuals.html", dir);
   CAPTURE(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(has(r.output, "the visuals stored under /visuals/b1/ are 600015 numbers, more than the"));

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/depth_hold.h"
 #include "support/sim_process.h"
 
 namespace fs = std::filesystem;
@@ -18,24 +19,8 @@ using uwsim::test::write_file;
 
 TEST_CASE("cli: sim trim under a depth-holding pose PID lists its integral and holds B − W, and linearize --trim holds it") {
   const fs::path dir = fresh_dir("trim_controllers");
-  write_file(dir / "depth_hold.yaml", R"(name: depth_hold
-simulation: {duration: 1.0}
-include:
-  - {file: )" + std::string(UWSIM_SOURCE_DIR) + R"(/scenarios/vehicles/bluerov2.yaml, name: v, position: [0.0, 0.0, 4.7]}
-controllers:
-  - name: depth
-    type: pose_pd
-    body: v/rov
-    rate: 100.0
-    position: [0.0, 0.0, 5.0]
-    kp: [0.0, 0.0, 60.0, 20.0, 20.0, 0.0]
-    kd: [0.0, 0.0, 40.0, 4.0, 4.0, 0.0]
-    ki: [0.0, 0.0, 10.0, 0.0, 0.0, 0.0]
-    hold: [depth, roll, pitch]
-trim:
-  unknowns: [bodies.v/rov.down]
-)");
-  const double B_minus_W = 1000.0 * 9.81 * 0.011702 - 11.5 * 9.81;
+  write_file(dir / "depth_hold.yaml", uwsim::test::depth_hold(false, "trim:\n  unknowns: [bodies.v/rov.down]\n"));
+  const double B_minus_W = uwsim::test::kBlueRov2NetBuoyancy;
   const Outcome trim = run_sim("trim depth_hold.yaml -o trimmed.yaml --json trim.json", dir);
   REQUIRE(trim.exit_code == 0);
   CAPTURE(trim.output);

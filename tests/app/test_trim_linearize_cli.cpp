@@ -14,17 +14,16 @@
 #include <sstream>
 #include <string>
 
+#include "support/sim_process.h"
+
 namespace fs = std::filesystem;
+using uwsim::test::Outcome;
+using uwsim::test::run_sim;
+using uwsim::test::kSim;
 
 namespace {
 
-const std::string kSim = UWSIM_SIM_EXE;
 const std::string kSurge = std::string(UWSIM_SOURCE_DIR) + "/scenarios/stability/bluerov2_surge_stability.yaml";
-
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
 
 struct Scratch {
   fs::path dir;
@@ -38,16 +37,6 @@ struct Scratch {
     fs::remove_all(dir, ignored);
   }
 };
-
-Outcome run_sim(const std::string& args, const fs::path& dir) {
-  const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

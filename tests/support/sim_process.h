@@ -25,7 +25,13 @@ namespace uwsim::test {
 
 namespace fs = std::filesystem;
 
-inline const std::string kSim = UWSIM_SIM_EXE;
+// The `sim` under test: this build's, or UWSIM_TEST_SIM=/path/to/sim to run the end-to-end
+// cases against another build (how a case was seen to fail on the code before its fix).
+inline std::string sim_under_test() {
+  const char* other = std::getenv("UWSIM_TEST_SIM");
+  return other != nullptr && *other != '\0' ? other : UWSIM_SIM_EXE;
+}
+inline const std::string kSim = sim_under_test();
 inline const std::string kDefaultScenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_push.yaml";
 
 // Scratch folders, one per name and process, removed when the test program exits.
@@ -46,20 +52,23 @@ inline fs::path fresh_dir(const std::string& name) {
 }
 
 struct Outcome {
-  int exit_code;
+  int exit_code;       // as a shell reports it: 128 + N for signal N; 124: killed after 60 s (a hang)
   std::string output;  // stdout and stderr
 };
 
-// Runs `sim ARGS` (a shell word list) in `dir` and waits for it.
+// Runs `sim ARGS` (a shell word list) in `dir` and waits for it, at most 60 s.
 inline Outcome run_sim(const std::string& args, const fs::path& dir) {
   const fs::path log = dir / "log.txt";
-  const std::string command = "cd '" + dir.string() + "' && '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
+  const std::string command =
+      "cd '" + dir.string() + "' && timeout 60 '" + kSim + "' " + args + " > '" + log.string() + "' 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream in(log);
   std::stringstream text;
   text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text.str()};
 }
+
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 inline std::string read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
