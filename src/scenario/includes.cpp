@@ -10,7 +10,6 @@
 
 #include "scenario/overrides.h"
 #include "scenario/read_file.h"
-#include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/urdf_part.h"
 #include "scenario/yaml_reader.h"
@@ -220,7 +219,6 @@ class Resolver {
     chain_.push_back(canonical_of(sources_.root_file()));
     shown_chain_.push_back(sources_.root_file());
     resolve(root, sources_.root_file(), 0);
-    reader_.report_schema_violations(violations_);
   }
 
  private:
@@ -228,7 +226,6 @@ class Resolver {
   // directory as written (through a symbolic link, the link's), never to a lexically
   // normalized form, which would cancel "link/..".
   void resolve(YAML::Node& doc, const fs::path& path, int depth) {
-    check_as_written(doc, depth == 0 ? SchemaKind::scenario : SchemaKind::part);
     if (!doc.IsMap()) return;
     const Field list = key_field(doc, "include", "include");
     if (!list.present()) return;
@@ -371,21 +368,6 @@ class Resolver {
     prefix(part, *name_text);
     if (position.present() || rpy.present()) place(part, position.present() ? position : rpy, placement);
     append(doc, part);
-  }
-
-  // A file as written against its schema (a part's: part.schema.json), for what resolving
-  // consumes: its `include` entries and, for a part, its top level. The rest is checked in
-  // the resolved scenario, after the includes' `set` and the --set overrides, where the
-  // part's items are reported at their own lines with their resolved paths.
-  void check_as_written(const YAML::Node& doc, SchemaKind kind) {
-    // A scenario without includes has nothing here to check (the whole of it is checked once
-    // resolved): a second pass over a large one would only double the cost.
-    if (kind == SchemaKind::scenario && !child_of(doc, "include").IsDefined()) return;
-    for (auto& v : check_schema(doc, kind)) {
-      const bool in_include = !v.segments.empty() && v.segments.front() == "include";
-      const bool top_level = kind == SchemaKind::part && v.segments.size() <= 1;
-      if (in_include || top_level) violations_.push_back(std::move(v));
-    }
   }
 
   static std::string canonical_of(const fs::path& p) {
@@ -550,7 +532,6 @@ class Resolver {
   std::vector<std::string> shown_chain_;
   std::size_t shifted_bytes_ = 0;
   int count_ = 0;
-  std::vector<SchemaViolation> violations_;
 };
 
 }  // namespace

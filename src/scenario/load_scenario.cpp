@@ -18,7 +18,6 @@
 #include "scenario/printable.h"
 #include "scenario/read_file.h"
 #include "scenario/visual_meshes.h"
-#include "scenario/schema_check.h"
 #include "scenario/sections.h"
 #include "scenario/trim_sections.h"
 #include "scenario/yaml_emit.h"
@@ -341,23 +340,14 @@ Scenario load(const std::string& path, const std::string* given_text,
   }
 
   const OverrideMap applied = apply_overrides(root, overrides, diagnostics);
-  // The resolved scenario, overrides applied, against the schema, before anything is read
-  // from it (reading adds the values a shape derives); the reader's own messages, more
-  // specific, win where both find a problem.
-  std::vector<SchemaViolation> violations = check_schema(root, SchemaKind::scenario);
   // A part that could not be read (missing, too large, a bad URDF) explains missing bodies:
-  // neither the schema nor the reader says "no bodies" after it.
+  // the reader does not say "no bodies" after it.
   const bool part_unreadable = diagnostics.size() > before_includes;
-  if (part_unreadable)
-    std::erase_if(violations, [](const SchemaViolation& v) {
-      return v.segments.empty() && v.message.find("'bodies'") != std::string::npos;
-    });
   Reader reader(path, applied);
   if (stored) reader.open_no_files();
   Scenario scenario;
   try {
     scenario = read_scenario(reader, root, part_unreadable);
-    reader.report_schema_violations(violations);
   } catch (const TooManyProblems&) {
   }
   stopped = reader.stopped();

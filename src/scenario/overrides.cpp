@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
-#include "scenario/schema_check.h"
 #include "scenario/yaml_reader.h"
 
 namespace uwsim::scenario {
@@ -93,11 +93,11 @@ std::string where(const std::string& path) {
 }
 
 // Walks `segments` from `root` and replaces the node found (or adds the last key to an
-// existing mapping, and on the way creates the mappings the schema of `kind` describes there,
+// existing mapping, and on the way creates the mappings the format describes there,
 // so an optional block the file leaves out is set like a leaf it leaves out). Returns the
 // canonical path of the node set, or the reason it failed.
 std::optional<std::string> assign(const YAML::Node& root, const std::vector<std::string>& segments,
-                                  const YAML::Node& value, SchemaKind kind, std::string& failure) {
+                                  const YAML::Node& value, DocumentKind kind, std::string& failure) {
   YAML::Node node(root);
   std::string path;
   for (std::size_t i = 0; i < segments.size(); ++i) {
@@ -111,7 +111,7 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
         node[segment] = value;  // replaces the first such key, or adds it
         return join_path(path, segment);
       }
-      if (!child && !schema_keys_at(kind, join_path(path, segment)).empty()) {
+      if (!child && is_mapping_place(kind, join_path(path, segment))) {
         node[segment] = YAML::Node(YAML::NodeType::Map);
         for (auto it = node.begin(); it != node.end() && !child; ++it)
           if (it->first.IsScalar() && it->first.Scalar() == segment) child.emplace(it->second);
@@ -164,8 +164,39 @@ std::optional<std::string> assign(const YAML::Node& root, const std::vector<std:
 
 }  // namespace
 
+bool is_mapping_place(DocumentKind kind, const std::string& path) {
+  // The mappings below the top level and below list items that a file may leave out, with
+  // indices written "[]".
+  static const std::set<std::string> kPlaces = {
+      "environment", "compliance", "simulation", "trim",
+      "bodies[].initial", "bodies[].shape", "bodies[].shape.box", "bodies[].shape.cylinder",
+      "bodies[].derived", "bodies[].visual[].box", "bodies[].visual[].cylinder",
+      "bodies[].visual[].mesh", "bodies[].visual[].origin", "bodies[].visual[].sphere",
+      "joints[].actuator", "joints[].dh", "joints[].initial", "joints[].limits", "joints[].mdh",
+      "joints[].origin", "connectors[].relative_pose", "manipulators[].mount",
+      "manipulators[].links[].derived", "manipulators[].links[].joint",
+      "manipulators[].links[].joint.actuator", "manipulators[].links[].joint.dh",
+      "manipulators[].links[].joint.initial", "manipulators[].links[].joint.limits",
+      "manipulators[].links[].joint.mdh", "manipulators[].links[].shape",
+      "manipulators[].links[].shape.box", "manipulators[].links[].shape.cylinder",
+      "manipulators[].links[].visual[].box", "manipulators[].links[].visual[].cylinder",
+      "manipulators[].links[].visual[].mesh", "manipulators[].links[].visual[].origin",
+      "manipulators[].links[].visual[].sphere", "thrusters[].angles", "thrusters[].propeller",
+      "thrusters[].propeller.shaft_speed", "thrusters[].propeller.shaft_speed.power_law",
+      "thrusters[].t200", "thrusters[].table"};
+  static const std::set<std::string> kPartSections = {"bodies", "joints", "manipulators", "thrusters"};
+  std::string place;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    place += path[i];
+    if (path[i] == '[') i = path.find(']', i) - 1;
+  }
+  if (kind == DocumentKind::part && !kPartSections.count(place.substr(0, place.find_first_of(".["))))
+    return false;
+  return kPlaces.count(place) > 0;
+}
+
 std::optional<std::string> set_path(const YAML::Node& root, const std::string& key,
-                                    const YAML::Node& value, std::string& failure, SchemaKind kind) {
+                                    const YAML::Node& value, std::string& failure, DocumentKind kind) {
   const std::vector<std::string> segments = split(key, '.');
   if (std::any_of(segments.begin(), segments.end(), [](const auto& s) { return s.empty(); })) {
     failure = "malformed key path '" + key + "': empty segment";
@@ -205,7 +236,7 @@ OverrideMap apply_overrides(YAML::Node& root, const std::vector<std::string>& ar
     if (failed) continue;
 
     std::string failure;
-    std::optional<std::string> path = assign(root, segments, value, SchemaKind::scenario, failure);
+    std::optional<std::string> path = assign(root, segments, value, DocumentKind::scenario, failure);
     if (!path) {
       fail(failure);
       continue;

@@ -107,7 +107,7 @@ std::optional<std::string> name_character_problem(std::string_view name) {
   std::size_t count = 0;
   for (std::size_t i = 0; i < name.size(); ++count) {
     const std::size_t length = character_length(name, i);
-    if (length == 0) {  // not UTF-8: the schema check's to report
+    if (length == 0) {  // not UTF-8: Reader::string reports it
       ++i;
       continue;
     }

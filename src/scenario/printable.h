@@ -36,7 +36,7 @@ std::string shown(std::string_view text, std::size_t limit = kShownCharacters);
 
 // Why `name` is no name — "character 3 is U+202E, a bidirectional control (it reorders how
 // text is shown)", "... U+0007, a control character" — or nothing. Invalid UTF-8 is left to
-// the schema check, which reports it first.
+// Reader::string, which reports it first.
 std::optional<std::string> name_character_problem(std::string_view name);
 
 }  // namespace uwsim::scenario

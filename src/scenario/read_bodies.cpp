@@ -14,6 +14,7 @@
 
 #include "model/shape_hydrodynamics.h"
 #include "scenario/sections.h"
+#include "scenario/tables.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::scenario {
@@ -23,6 +24,14 @@ constexpr double kSymmetryTolerance = 1e-9;   // relative to the largest entry
 constexpr double kSemiDefiniteSlack = 1e-9;   // relative to the largest eigenvalue
 constexpr double kQuaternionZero = 1e-9;
 constexpr double kQuaternionUnitTolerance = 1e-6;
+
+// The two forms of an inertia and of an added mass matrix, for the schema.
+constexpr std::string_view kInertiaSchema = R"({"oneOf": [
+    {"type": "array", "description": "Principal moments [Ixx, Iyy, Izz] (kg m²).", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 3, "maxItems": 3},
+    {"type": "array", "description": "Full 3×3 inertia matrix, list of rows (kg m²).", "minItems": 3, "maxItems": 3, "items": {"type": "array", "description": "One row of the matrix.", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}]})";
+constexpr std::string_view kAddedMassSchema = R"({"oneOf": [
+    {"type": "array", "description": "Diagonal [X_u̇, Y_v̇, Z_ẇ, K_ṗ, M_q̇, N_ṙ] magnitudes.", "items": {"type": "number", "minimum": 0}, "minItems": 6, "maxItems": 6},
+    {"type": "array", "description": "Full 6×6 added mass matrix, list of rows.", "minItems": 6, "maxItems": 6, "items": {"type": "array", "description": "One row of the matrix.", "items": {"type": "number"}, "minItems": 6, "maxItems": 6}}]})";
 
 Field element(const Field& matrix, int i, int j) {
   return Field{YAML::Node(YAML::NodeType::Undefined), matrix.value[i][j],
@@ -75,6 +84,11 @@ bool realizable(Reader& r, const Field& f, const Eigen::Vector3d& principal) {
 std::optional<Matrix3> read_inertia(Reader& r, const Field& f) {
   if (!f.present()) return std::nullopt;
   if (!Reader::is_list_of_rows(f)) {
+    if (!f.value.IsSequence() || f.value.size() != 3) {
+      r.error(f, "expected principal moments [Ixx, Iyy, Izz] (kg m²) or full 3×3 inertia matrix, list of rows "
+                 "(kg m²), got " + describe_value(f.value));
+      return std::nullopt;
+    }
     auto d = r.numbers(f, 3, Sign::positive, "kg m²");
     if (!d || !realizable(r, f, *d)) return std::nullopt;
     return Matrix3(d->asDiagonal());
@@ -137,27 +151,7 @@ std::optional<Eigen::Quaterniond> read_quaternion(Reader& r, const Field& f) {
 
 BodyInitialSpec read_initial(Reader& r, const Field& f) {
   BodyInitialSpec initial;
-  if (!f.present() || f.value.IsNull()) return initial;
-  Mapping m(r, f, {"position", "rpy", "quaternion", "velocity"});
-  if (!m.ok()) return initial;
-  m.read("position", initial.p_WB_W, Sign::any, "m");
-  m.read("velocity", initial.nu_B, Sign::any, "m/s, rad/s");
-  const Field rpy = m.get("rpy");
-  const Field quaternion = m.get("quaternion");
-  if (rpy.present() && quaternion.present()) {
-    r.report(quaternion.key.Mark(), quaternion.path,
-             f.path + ": give the attitude either as 'rpy' or as 'quaternion', not both");
-    return initial;
-  }
-  if (rpy.present()) {
-    // ZYX convention: R = Rz(yaw)·Ry(pitch)·Rx(roll), body → NED.
-    if (auto a = r.numbers(rpy, 3, Sign::any, "rad")) {
-      const spatial::Quat q = spatial::quaternion_from_euler_zyx((*a)[0], (*a)[1], (*a)[2]);
-      initial.q_WB = Eigen::Quaterniond(q[0], q[1], q[2], q[3]);
-    }
-  } else if (quaternion.present()) {
-    if (auto q = read_quaternion(r, quaternion)) initial.q_WB = *q;
-  }
+  if (!absent(f)) read_table(r, f, body_initial_table(), initial);
   return initial;
 }
 
@@ -165,34 +159,10 @@ BodyInitialSpec read_initial(Reader& r, const Field& f) {
 // was read without problems (only then are coefficients derived from it).
 bool read_shape(Reader& r, const Field& f, ShapeSpec& shape) {
   const std::size_t before = r.diagnostics().size();
-  Mapping m(r, f, {"cylinder", "box", "center", "drag_coefficients"});
+  const Mapping m = read_table(r, f, shape_table(), shape);
   if (!m.ok()) return false;
-  const Field cylinder = m.get("cylinder");
-  const Field box = m.get("box");
-  if (cylinder.present() && box.present()) {
-    const Field& second = after(box.key.Mark(), cylinder.key.Mark()) ? box : cylinder;
-    r.report(second.key.Mark(), second.path,
-             f.path + ": give the solid either as 'cylinder' or as 'box', not both");
-  } else if (cylinder.present()) {
-    Mapping c(r, cylinder, {"radius", "length", "axis"});
-    if (c.ok()) {
-      shape.kind = ShapeSpec::Kind::cylinder;
-      c.read("radius", shape.radius, Sign::positive, "m", true);
-      c.read("length", shape.length, Sign::positive, "m", true);
-      if (const Field axis = c.get("axis"); axis.present())
-        if (auto k = r.choice(axis, {"x", "y", "z"})) shape.axis = static_cast<int>(*k);
-    }
-  } else if (box.present()) {
-    Mapping b(r, box, {"size"});
-    if (b.ok()) {
-      shape.kind = ShapeSpec::Kind::box;
-      if (auto size = r.numbers(b.require("size"), 3, Sign::positive, "m")) shape.size = *size;
-    }
-  } else {
+  if (!m.has("cylinder") && !m.has("box"))
     r.error(f, "expected the solid as 'cylinder: {radius, length}' or 'box: {size: [lx, ly, lz]}'");
-  }
-  m.read("center", shape.center_B, Sign::any, "m");
-  m.read("drag_coefficients", shape.drag_coefficients, Sign::non_negative, "");
   return r.diagnostics().size() == before;
 }
 
@@ -254,6 +224,96 @@ void derive_from_shape(const Mapping& m, const Field& item, const EnvironmentSpe
 
 }  // namespace
 
+const Table<BodyInitialSpec>& body_initial_table() {
+  static const auto table = make_table<BodyInitialSpec>(
+      "Initial state of a free body (one that is not the child of a joint; a jointed body takes its state from its joint, and giving it `initial` is an error). Give the attitude as rpy or as quaternion, not both; default identity",
+      {vector("position", &BodyInitialSpec::p_WB_W, Sign::any, "m", "Initial position of the body origin in the NED world frame (m); z is depth"),
+       custom<BodyInitialSpec>(
+           "rpy", "Initial attitude as [roll, pitch, yaw] (rad), ZYX convention: R = Rz(yaw)·Ry(pitch)·Rx(roll), body → NED",
+           R"({"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3, "default": [0.0, 0.0, 0.0]})",
+           [](Reader& r, const Field& f, BodyInitialSpec& initial) {
+             if (auto a = r.numbers(f, 3, Sign::any, "rad")) {
+               const spatial::Quat q = spatial::quaternion_from_euler_zyx((*a)[0], (*a)[1], (*a)[2]);
+               initial.q_WB = Eigen::Quaterniond(q[0], q[1], q[2], q[3]);
+             }
+           }),
+       custom<BodyInitialSpec>(
+           "quaternion", "Initial attitude as a unit quaternion [w, x, y, z], body → NED; its norm must be 1 within 1e-6",
+           R"({"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4, "default": [1.0, 0.0, 0.0, 0.0]})",
+           [](Reader& r, const Field& f, BodyInitialSpec& initial) {
+             if (auto q = read_quaternion(r, f)) initial.q_WB = *q;
+           }),
+       vector("velocity", &BodyInitialSpec::nu_B, Sign::any, "m/s, rad/s",
+              "Initial body-frame velocity [u v w p q r] (m/s, rad/s)")},
+      {{"the attitude", {"rpy", "quaternion"}}}, true);
+  return table;
+}
+
+const Table<ShapeSpec>& cylinder_table() {
+  static const auto table = make_table<ShapeSpec>(
+      "A circular cylinder whose axis is the body x axis, or the body axis `axis` names",
+      {number("radius", &ShapeSpec::radius, Sign::positive, "m", "Radius").needed().no_default(),
+       number("length", &ShapeSpec::length, Sign::positive, "m", "Length along its axis (m)").needed().no_default(),
+       choice("axis", &ShapeSpec::axis, {{"x", 0}, {"y", 1}, {"z", 2}}, "The body axis the cylinder lies along (a URDF link's cylinders often lie along z)")});
+  return table;
+}
+
+const Table<ShapeSpec>& box_table() {
+  static const auto table = make_table<ShapeSpec>(
+      "A rectangular box with edges along the body axes",
+      {vector("size", &ShapeSpec::size, Sign::positive, "m", "Edge lengths [lx, ly, lz] along the body x, y, z axes (m), each > 0")
+           .needed()
+           .no_default()});
+  return table;
+}
+
+const Table<ShapeSpec>& shape_table() {
+  static const auto table = make_table<ShapeSpec>(
+      "A simple solid the body's missing coefficients are derived from (volume, centres, inertia, added mass, "
+      "quadratic damping); keys the body gives explicitly win, and the derived values are written into the "
+      "resolved scenario under the body's `derived` key (never read back: they are derived again, so a --set "
+      "of the shape or the mass takes effect). Exactly one of cylinder or box",
+      {sub_table<ShapeSpec>("cylinder", "A cylinder", &cylinder_table,
+                        [](Reader& r, const Field& f, ShapeSpec& shape) {
+                          if (read_table(r, f, cylinder_table(), shape).ok()) shape.kind = ShapeSpec::Kind::cylinder;
+                        }),
+       sub_table<ShapeSpec>("box", "A box", &box_table,
+                        [](Reader& r, const Field& f, ShapeSpec& shape) {
+                          if (read_table(r, f, box_table(), shape).ok()) shape.kind = ShapeSpec::Kind::box;
+                        }),
+       vector("center", &ShapeSpec::center_B, Sign::any, "m", "Centre of the solid from the body origin, body axes (m)"),
+       vector("drag_coefficients", &ShapeSpec::drag_coefficients, Sign::non_negative, "",
+              "Drag coefficients [C_x, C_y, C_z] for flow along the body x, y, z axes (dimensionless), each ≥ 0")},
+      {{"the solid", {"cylinder", "box"}, true}});
+  return table;
+}
+
+const Table<BodySpec>& derived_table() {
+  static const auto table = make_table<BodySpec>(
+      "Written by sim into result files: values derived from `shape`. Ignored when read, re-derived from the "
+      "shape (a --set into it is an error: set the body's own key to override the shape)",
+      {number("volume", &BodySpec::volume, Sign::non_negative, "m³", "Displaced volume").no_default(),
+       vector("center_of_gravity", &BodySpec::p_BoBcm_B, Sign::any, "m", "Centre of gravity from the body origin")
+           .no_default(),
+       vector("center_of_buoyancy", &BodySpec::p_BoBcb_B, Sign::any, "m", "Centre of buoyancy from the body origin")
+           .no_default(),
+       vector("center_of_drag", &BodySpec::p_BoBcd_B, Sign::any, "m", "Where the damping acts, from the body origin")
+           .no_default(),
+       vector("quadratic_damping", &BodySpec::quadratic_damping, Sign::non_negative, "",
+              "Quadratic damping magnitudes, Fossen order")
+           .no_default(),
+       custom<BodySpec>("inertia", "Inertia about the centre of gravity, body axes (kg m²)", kInertiaSchema,
+                        [](Reader& r, const Field& f, BodySpec& b) {
+                          if (auto inertia = read_inertia(r, f)) b.inertia_Bcm_B = *inertia;
+                        }),
+       custom<BodySpec>("added_mass", "Added mass at the body origin, Fossen order", kAddedMassSchema,
+                        [](Reader& r, const Field& f, BodySpec& b) {
+                          if (auto added = read_added_mass(r, f)) b.added_mass_B = *added;
+                        })},
+      {}, true);
+  return table;
+}
+
 const std::vector<std::string>& body_keys() {
   static const std::vector<std::string> keys = {
       "name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
@@ -273,21 +333,21 @@ void read_body_properties(Reader& r, Mapping& m, const Field& item, const Enviro
   const Field shape = m.get("shape");
   const bool shape_ok = shape.present() && read_shape(r, shape, b.shape);
   // With a shape the inertia defaults to that of a homogeneous solid.
-  const Field inertia_field = shape.present() ? m.get("inertia") : m.require("inertia");
-  if (auto inertia = read_inertia(r, inertia_field)) b.inertia_Bcm_B = *inertia;
-  m.read("center_of_gravity", b.p_BoBcm_B, Sign::any, "m");
-  m.read("center_of_buoyancy", b.p_BoBcb_B, Sign::any, "m");
-  m.read("center_of_drag", b.p_BoBcd_B, Sign::any, "m");
-  m.read("volume", b.volume, Sign::non_negative, "m³");
-  if (auto added = read_added_mass(r, m.get("added_mass"))) b.added_mass_B = *added;
+  if (!shape.present()) m.require("inertia");
+  // The keys `derived` may hold, read as there (inertia, added mass, centres, volume, drag).
+  read_rows(r, m, item, derived_table(), b);
   m.read("linear_damping", b.linear_damping, Sign::non_negative, "");
-  m.read("quadratic_damping", b.quadratic_damping, Sign::non_negative, "");
   b.visuals = read_visuals(r, m.get("visual"));
   source.initial = m.get("initial");
   b.initial = read_initial(r, source.initial);
   // `derived` (written into result files) is ignored: the values are derived again below.
   // A --set into it would silently do nothing, so that is an error.
   const Field derived = m.get("derived");
+  if (!absent(derived)) {
+    // Checked as the body's own keys are, never used.
+    BodySpec ignored;
+    read_table(r, derived, derived_table(), ignored);
+  }
   if (derived.present()) {
     if (auto set = r.override_at_or_below(derived.path)) {
       std::string message(*set);

@@ -4,6 +4,7 @@
 
 #include "model/build_model.h"
 #include "scenario/sections.h"
+#include "scenario/tables.h"
 
 namespace uwsim::scenario {
 namespace {
@@ -60,18 +61,22 @@ ConnectorSpec read_connector(Reader& r, const Field& f, const std::vector<std::s
   read_pair(r, m.require("bodies"), known, c);
   m.read("point", c.point_B, Sign::any, "m");
   source.relative_pose = m.get("relative_pose");
-  if (!absent(source.relative_pose)) {
-    Mapping pose(r, source.relative_pose, {"xyz", "rpy"});
-    if (pose.ok()) {
-      c.has_relative_pose = true;
-      pose.read("xyz", c.relative_xyz, Sign::any, "m");
-      pose.read("rpy", c.relative_rpy, Sign::any, "rad");
-    }
-  }
+  if (!absent(source.relative_pose) && read_table(r, source.relative_pose, relative_pose_table(), c).ok())
+    c.has_relative_pose = true;
   return c;
 }
 
 }  // namespace
+
+const Table<ConnectorSpec>& relative_pose_table() {
+  static const auto table = make_table<ConnectorSpec>(
+      "The relative pose to hold: the second body's frame in the first's. Must agree with the bodies' initial poses (within 1e-6 m and rad). Absent: the relative pose at the start is held",
+      {vector("xyz", &ConnectorSpec::relative_xyz, Sign::any, "m", "Position of the second body's origin in the first body's frame (m)"),
+       vector("rpy", &ConnectorSpec::relative_rpy, Sign::any, "rad",
+              "Roll, pitch, yaw (ZYX) of the second body's frame relative to the first's (rad)")},
+      {}, true);
+  return table;
+}
 
 std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, const Scenario& scenario) {
   std::vector<ConnectorSpec> connectors;

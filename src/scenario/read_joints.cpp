@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "scenario/actuation_sections.h"
+#include "scenario/tables.h"
 
 namespace uwsim::scenario {
 namespace {
@@ -30,30 +31,17 @@ const char* kind_name(JointPlacementSpec::Kind kind) {
 
 void read_dh(Reader& r, const Field& f, JointPlacementSpec& p) {
   p.kind = JointPlacementSpec::Kind::dh;
-  if (absent(f)) return;
-  Mapping m(r, f, {"theta", "d", "a", "alpha"});
-  m.read("theta", p.theta, Sign::any, "rad");
-  m.read("d", p.d, Sign::any, "m");
-  m.read("a", p.a, Sign::any, "m");
-  m.read("alpha", p.alpha, Sign::any, "rad");
+  if (!absent(f)) read_table(r, f, dh_table(), p);
 }
 
 void read_mdh(Reader& r, const Field& f, JointPlacementSpec& p) {
   p.kind = JointPlacementSpec::Kind::mdh;
-  if (absent(f)) return;
-  Mapping m(r, f, {"alpha", "d", "theta", "r"});
-  m.read("alpha", p.alpha, Sign::any, "rad");
-  m.read("d", p.d, Sign::any, "m");
-  m.read("theta", p.theta, Sign::any, "rad");
-  m.read("r", p.r, Sign::any, "m");
+  if (!absent(f)) read_table(r, f, mdh_table(), p);
 }
 
 void read_origin(Reader& r, const Field& f, JointPlacementSpec& p) {
   p.kind = JointPlacementSpec::Kind::origin;
-  if (absent(f)) return;
-  Mapping m(r, f, {"xyz", "rpy"});
-  m.read("xyz", p.xyz, Sign::any, "m");
-  m.read("rpy", p.rpy, Sign::any, "rad");
+  if (!absent(f)) read_table(r, f, origin_table(), p);
 }
 
 void read_axis(Reader& r, const Field& f, JointType type, JointPlacementSpec& p) {
@@ -139,6 +127,39 @@ std::string interval(double lower, double upper) {
 }
 
 }  // namespace
+
+const Table<JointPlacementSpec>& dh_table() {
+  static const auto table = make_table<JointPlacementSpec>(
+      "Classic Denavit–Hartenberg row: T_PC = Rz(θ+q)·Tz(d)·Tx(a)·Rx(α) (prismatic: d+q). The joint moves "
+      "about / along z",
+      {number("theta", &JointPlacementSpec::theta, Sign::any, "rad", "θ (rad)"),
+       number("d", &JointPlacementSpec::d, Sign::any, "m", "d (m)"),
+       number("a", &JointPlacementSpec::a, Sign::any, "m", "a (m)"),
+       number("alpha", &JointPlacementSpec::alpha, Sign::any, "rad", "α (rad)")},
+      {}, true);
+  return table;
+}
+
+const Table<JointPlacementSpec>& mdh_table() {
+  static const auto table = make_table<JointPlacementSpec>(
+      "Modified Denavit–Hartenberg row (Khalil–Kleinfinger): T_PC = Rx(α)·Tx(d)·Rz(θ+q)·Tz(r) (prismatic: r+q). "
+      "The joint moves about / along z",
+      {number("alpha", &JointPlacementSpec::alpha, Sign::any, "rad", "α (rad)"),
+       number("d", &JointPlacementSpec::d, Sign::any, "m", "d (m)"),
+       number("theta", &JointPlacementSpec::theta, Sign::any, "rad", "θ (rad)"),
+       number("r", &JointPlacementSpec::r, Sign::any, "m", "r (m)")},
+      {}, true);
+  return table;
+}
+
+const Table<JointPlacementSpec>& origin_table() {
+  static const auto table = make_table<JointPlacementSpec>(
+      "Pose of the joint frame J in the parent frame P; the child frame is J moved by the joint",
+      {vector("xyz", &JointPlacementSpec::xyz, Sign::any, "m", "Position of J in P (m)"),
+       vector("rpy", &JointPlacementSpec::rpy, Sign::any, "rad", "Attitude of J in P as [roll, pitch, yaw] (rad), ZYX: R = Rz(yaw)·Ry(pitch)·Rx(roll)")},
+      {}, true);
+  return table;
+}
 
 // "no body named 'x'; did you mean 'y'? (bodies: 'a', 'b'; or 'world')"
 std::string unknown_body(const std::string& name, const std::vector<std::string>& known,

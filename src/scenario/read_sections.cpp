@@ -5,6 +5,7 @@
 
 #include "scenario/printable.h"
 #include "scenario/sections.h"
+#include "scenario/tables.h"
 
 namespace uwsim::scenario {
 namespace {
@@ -12,9 +13,9 @@ namespace {
 ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& bodies,
                      std::map<std::string, std::string>& names) {
   ForceSpec force;
-  Mapping m(r, f, {"name", "body", "frame", "point", "force", "moment", "start", "stop", "input"});
+  Mapping m = read_table(r, f, force_table(), force);
   if (!m.ok()) return force;
-  const Field name = m.require("name");
+  const Field name = m.get("name");
   if (auto s = r.string(name)) {
     if (s->empty()) {
       r.error(name, "expected a non-empty name");
@@ -24,7 +25,7 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
       force.name = *s;
     }
   }
-  const Field body = m.require("body");
+  const Field body = m.get("body");
   if (auto s = r.string(body)) {
     if (std::find(bodies.begin(), bodies.end(), *s) != bodies.end()) {
       force.body = *s;
@@ -40,12 +41,6 @@ ForceSpec read_force(Reader& r, const Field& f, const std::vector<std::string>& 
       r.error(body, message);
     }
   }
-  if (auto frame = r.choice(m.get("frame"), {"body", "world"}))
-    force.frame = *frame == 0 ? ForceFrame::body : ForceFrame::world;
-  m.read("point", force.point_B, Sign::any, "m");
-  m.read("force", force.force, Sign::any, "N");
-  m.read("moment", force.moment, Sign::any, "N m");
-  m.read("start", force.start, Sign::non_negative, "s");
   const Field stop = m.get("stop");
   if (auto t = r.number(stop, Sign::positive, "s")) {
     if (*t <= force.start)
@@ -70,6 +65,11 @@ std::string name_problem(const std::string& name, NameUse use) {
     message += '\'';
     return message;
   };
+  // Names become HDF5 groups and file names, which need no more; longer is a pasted blob.
+  constexpr std::size_t kMaxNameLength = 255;
+  if (const std::size_t length = code_points(name); length > kMaxNameLength)
+    return "expected at most " + std::to_string(kMaxNameLength) + " characters, got " +
+           std::to_string(length);
   if (use == NameUse::file_name) {
     const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
       return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
@@ -219,46 +219,97 @@ YAML::Node yaml_rows(const Eigen::MatrixXd& m) {
   return n;
 }
 
+const Table<EnvironmentSpec>& environment_table() {
+  static const auto table = make_table<EnvironmentSpec>(
+      "The surrounding water and gravity",
+      {number("gravity", &EnvironmentSpec::gravity, Sign::non_negative, "m/s²",
+              "Gravitational acceleration along +z of NED"),
+       number("water_density", &EnvironmentSpec::water_density, Sign::non_negative, "kg/m³", "Water density"),
+       vector("current", &EnvironmentSpec::current_W, Sign::any, "m/s", "Constant water current velocity in NED")},
+      {}, true);
+  return table;
+}
+
+const Table<ComplianceSpec>& compliance_table() {
+  static const auto table = make_table<ComplianceSpec>(
+      "How stiff the model holds what it holds softly: joint stops, connectors and (through the limit "
+      "frequency) the stick region of Coulomb friction. Model parameters, independent of simulation.step",
+      {number("limit_frequency", &ComplianceSpec::limit_frequency, Sign::positive, "Hz",
+              "Natural frequency of a joint stop, critically damped on the joint's articulated inertia (Hz); "
+              "also bounds the friction slope through zero"),
+       number("constraint_frequency", &ComplianceSpec::constraint_frequency, Sign::positive, "Hz",
+              "Natural frequency of the critically damped Baumgarte terms that pull connector drift back")},
+      {}, true);
+  return table;
+}
+
+// Below ~1e-13 relative, rounding noise exceeds the tolerance and the stepper stalls.
+constexpr double kSmallestRelativeTolerance = 1e-13;
+
+const Table<SimulationSpec>& simulation_table() {
+  static const auto table = make_table<SimulationSpec>(
+      "Time span, integrator and output sampling",
+      {number("duration", &SimulationSpec::duration, Sign::positive, "s", "Simulated time span (s)").needed().no_default(),
+       choice("integrator", &SimulationSpec::integrator,
+              {{"rk4", IntegratorKind::rk4}, {"dopri5", IntegratorKind::dopri5}},
+              "rk4: fixed-step classical Runge–Kutta; dopri5: adaptive Dormand–Prince 5(4)"),
+       number("step", &SimulationSpec::step, Sign::positive, "s", "Fixed step for rk4, first trial step for dopri5 (s)"),
+       number("max_step", &SimulationSpec::max_step, Sign::non_negative, "s",
+              "Largest dopri5 step (s); 0 means no bound"),
+       number("abs_tol", &SimulationSpec::abs_tol, Sign::positive, "",
+              "dopri5 absolute error tolerance (state units)"),
+       custom<SimulationSpec>(
+           "rel_tol", "dopri5 relative error tolerance (dimensionless); at least 1e-13, below which double precision cannot meet it",
+           R"({"type": "number", "minimum": 1e-13, "default": 1e-08})",
+           [](Reader& r, const Field& f, SimulationSpec& sim) {
+             const auto x = r.number(f, Sign::positive, "");
+             if (!x) return;
+             if (*x < kSmallestRelativeTolerance)
+               r.error(f, "expected at least " + to_text(kSmallestRelativeTolerance) +
+                              " (double precision cannot meet less), got " + to_text(*x));
+             else
+               sim.rel_tol = *x;
+           }),
+       number("output_rate", &SimulationSpec::output_rate, Sign::positive, "Hz",
+              "Output sampling rate (Hz); samples at exactly k / output_rate")});
+  return table;
+}
+
+const Table<ForceSpec>& force_table() {
+  static const auto table = make_table<ForceSpec>(
+      "A constant wrench on a body, active for start ≤ t < stop",
+      {by_hand<ForceSpec>("name", "Unique force name", R"({"type": "string", "minLength": 1})").needed(),
+       by_hand<ForceSpec>("body", "Name of the body the force acts on", R"({"type": "string"})").needed(),
+       choice("frame", &ForceSpec::frame, {{"body", ForceFrame::body}, {"world", ForceFrame::world}},
+              "Frame in which force and moment are expressed: body (B) or world (NED)"),
+       vector("point", &ForceSpec::point_B, Sign::any, "m", "Point of application from the body origin, body frame (m)"),
+       vector("force", &ForceSpec::force, Sign::any, "N", "Force vector (N), in `frame`"),
+       vector("moment", &ForceSpec::moment, Sign::any, "N m", "Pure moment (N m), in `frame`"),
+       number("start", &ForceSpec::start, Sign::non_negative, "s", "Time the force switches on (s)"),
+       by_hand<ForceSpec>("stop", "Time the force switches off (s); must be greater than start. Absent: never",
+                          R"({"type": "number", "exclusiveMinimum": 0})"),
+       by_hand<ForceSpec>("input",
+                          "An input channel that scales force and moment (its value times the wrench); absent: "
+                          "the wrench as given",
+                          kChannelNameSchema)});
+  return table;
+}
+
 EnvironmentSpec read_environment(Reader& reader, const Field& field) {
   EnvironmentSpec env;
-  if (absent(field)) return env;
-  Mapping m(reader, field, {"gravity", "water_density", "current"});
-  if (!m.ok()) return env;
-  m.read("gravity", env.gravity, Sign::non_negative, "m/s²");
-  m.read("water_density", env.water_density, Sign::non_negative, "kg/m³");
-  m.read("current", env.current_W, Sign::any, "m/s");
+  if (!absent(field)) read_table(reader, field, environment_table(), env);
   return env;
 }
 
 ComplianceSpec read_compliance(Reader& reader, const Field& field) {
   ComplianceSpec c;
-  if (absent(field)) return c;
-  Mapping m(reader, field, {"limit_frequency", "constraint_frequency"});
-  if (!m.ok()) return c;
-  m.read("limit_frequency", c.limit_frequency, Sign::positive, "Hz");
-  m.read("constraint_frequency", c.constraint_frequency, Sign::positive, "Hz");
+  if (!absent(field)) read_table(reader, field, compliance_table(), c);
   return c;
 }
 
-constexpr double kSmallestRelativeTolerance = 1e-13;
-
 SimulationSpec read_simulation(Reader& reader, const Field& field) {
   SimulationSpec sim;
-  Mapping m(reader, field,
-            {"duration", "integrator", "step", "max_step", "abs_tol", "rel_tol", "output_rate"});
-  if (!m.ok()) return sim;
-  m.read("duration", sim.duration, Sign::positive, "s", true);
-  if (auto kind = reader.choice(m.get("integrator"), {"rk4", "dopri5"}))
-    sim.integrator = *kind == 0 ? IntegratorKind::rk4 : IntegratorKind::dopri5;
-  m.read("step", sim.step, Sign::positive, "s");
-  m.read("max_step", sim.max_step, Sign::non_negative, "s");
-  m.read("abs_tol", sim.abs_tol, Sign::positive, "");
-  m.read("rel_tol", sim.rel_tol, Sign::positive, "");
-  // Below ~1e-13 relative, rounding noise exceeds the tolerance and the stepper stalls.
-  if (sim.rel_tol < kSmallestRelativeTolerance)
-    reader.error(m.get("rel_tol"), "expected at least " + to_text(kSmallestRelativeTolerance) +
-                                       " (double precision cannot meet less), got " + to_text(sim.rel_tol));
-  m.read("output_rate", sim.output_rate, Sign::positive, "Hz");
+  read_table(reader, field, simulation_table(), sim);
   return sim;
 }
 

@@ -1,8 +1,8 @@
 // A URDF file as an included part: its links become bodies and its joints joints, in the
 // scenario's frames, written as the YAML text of a part (bodies and joints) that the include
 // then treats like any part file. Each line of that text records the line and column of the
-// URDF element or attribute it comes from, so that every problem found later (by the schema,
-// the reader, `set`) is reported in the URDF file.
+// URDF element or attribute it comes from, so that every problem found later (by the reader
+// or `set`) is reported in the URDF file.
 //
 // Frames (URDF: REP 103, x forward, y left, z up; here: NED world, SNAME body axes x forward,
 // y starboard, z down). Every link frame L of the URDF becomes the body frame L' = L turned

@@ -258,34 +258,10 @@ void Reader::add(Diagnostic d) {
   }
 }
 
-void Reader::report_schema_violations(const std::vector<SchemaViolation>& violations) {
-  // Looked up in sorted sets: a document can hold 10^5 problems of either kind.
-  std::set<std::tuple<std::string, int, int>> own_places;
-  for (const Diagnostic& r : diagnostics_) own_places.emplace(r.file, r.line, r.column);
-  const auto mark_key = [](const YAML::Mark& m) { return std::make_tuple(m.pos, m.line, m.column); };
-  std::multimap<std::tuple<int, int, int>, const YAML::Node*> rejected;
-  for (const YAML::Node& r : rejected_values_) rejected.emplace(mark_key(r.Mark()), &r);
-  for (const SchemaViolation& v : violations) {
-    Diagnostic d = locate(v.at, v.path, prefixed(v.subject, v.message));
-    const bool same_place = own_places.count({d.file, d.line, d.column}) > 0;
-    const bool inside_rejected = std::any_of(v.chain.begin(), v.chain.end(), [&](const YAML::Node& n) {
-      const auto [first, last] = rejected.equal_range(mark_key(n.Mark()));
-      return std::any_of(first, last, [&](const auto& entry) { return entry.second->is(n); });
-    });
-    if (same_place || inside_rejected) continue;
-    if (diagnostics_.size() >= kStopAfterProblems) {
-      stopped_ = true;
-      return;
-    }
-    diagnostics_.push_back(std::move(d));
-  }
-}
-
 void Reader::error(const Field& f, const std::string& message) {
   // An empty value's mark points past the key, often to the next line; the key is clearer.
   bool use_key = f.key.IsDefined() && f.key.IsScalar() &&
                  (!f.value.IsDefined() || f.value.IsNull() || f.value.Mark().is_null());
-  if (f.value.IsDefined() && !f.value.IsNull()) rejected_values_.push_back(f.value);
   report(use_key ? f.key.Mark() : f.value.Mark(), f.path, prefixed(f.path, message));
 }
 
@@ -317,8 +293,15 @@ std::optional<double> Reader::number(const Field& f, Sign sign, std::string_view
 
 std::optional<std::string> Reader::string(const Field& f) {
   if (!f.present()) return std::nullopt;
-  if (!f.value.IsScalar()) {
+  // A plain 12 is a number to YAML 1.2 (and to editors): a string is quoted, "12".
+  const bool number = f.value.IsScalar() && !is_quoted_or_string(f.value) && has_number_tag(f.value) &&
+                      parse_number(f.value.Scalar());
+  if (!f.value.IsScalar() || number) {
     error(f, "expected a string, got " + describe_value(f.value));
+    return std::nullopt;
+  }
+  if (!is_utf8(f.value.Scalar())) {
+    error(f, "expected UTF-8 text; this is not");
     return std::nullopt;
   }
   return f.value.Scalar();
@@ -326,7 +309,8 @@ std::optional<std::string> Reader::string(const Field& f) {
 
 std::optional<std::size_t> Reader::choice(const Field& f,
                                           const std::vector<std::string>& options) {
-  auto s = string(f);
+  // A plain number is not one of the words either: the message lists them.
+  auto s = f.present() && f.value.IsScalar() && is_utf8(f.value.Scalar()) ? std::optional(f.value.Scalar()) : string(f);
   if (!s) return std::nullopt;
   auto it = std::find(options.begin(), options.end(), *s);
   if (it != options.end()) return static_cast<std::size_t>(it - options.begin());

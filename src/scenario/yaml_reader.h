@@ -16,7 +16,6 @@
 
 #include "scenario/load_scenario.h"
 #include "scenario/overrides.h"
-#include "scenario/schema_check.h"
 
 namespace uwsim::scenario {
 
@@ -125,11 +124,6 @@ class Reader {
   void note_file_read(const std::string& path) { files_read_.push_back(path); }
   const std::vector<std::string>& files_read() const { return files_read_; }
 
-  // Reports each schema violation the reader has not reported itself: at a place where it
-  // reported nothing, and not inside a value it rejected as a whole. Its own messages say
-  // more (units, suggestions), so they win where both speak.
-  void report_schema_violations(const std::vector<SchemaViolation>& violations);
-
   // The canonical path of a --set override at `path` or inside it, if any.
   std::optional<std::string> override_at_or_below(const std::string& path) const;
 
@@ -168,7 +162,6 @@ class Reader {
   std::vector<Diagnostic> warnings_;
   std::vector<std::string> files_read_;
   bool opens_files_ = true;
-  std::vector<YAML::Node> rejected_values_;  // values error() reported as a whole
 };
 
 // A mapping being read. Construction reports a non-mapping value and every key not in

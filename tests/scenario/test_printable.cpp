@@ -87,7 +87,7 @@ TEST_CASE("printable: names with a control or bidirectional control character ar
   CHECK(name_character_problem("bell\x07") == "character 5 is U+0007, a control character");
   CHECK(name_character_problem("ü\xc2\x85") == "character 2 is U+0085, a control character");
   CHECK_FALSE(name_character_problem("arm/link_ü-2.x"));
-  CHECK_FALSE(name_character_problem("\xff"));  // not UTF-8: the schema check says so first
+  CHECK_FALSE(name_character_problem("\xff"));  // not UTF-8: Reader::string says so first
 
   // In a scenario: a body, a channel and an include, each at its name. A body name reversed
   // by U+202E would show "rov" in a table while the file holds another name.

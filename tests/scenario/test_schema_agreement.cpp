@@ -1,7 +1,8 @@
-// The JSON Schema and the loader agree on every key: each mapping the loader opens allows
-// exactly the keys the schema allows there, and every mapping the schema describes is opened
-// by the loader on some test input. Together with the schema check inside the loader (which
-// rejects whatever the schema rejects), schema and loader cannot drift apart.
+// The JSON Schemas editors use (schemas/*.schema.json) and the loader agree on every key: each
+// mapping the loader opens allows exactly the keys the schema allows there, and every mapping
+// the schema describes is opened by the loader on some test input. Together with
+// tests/tools/test_schema.sh (every shipped scenario validates against the schema), schema
+// and loader cannot drift apart.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,7 +16,6 @@
 #include <vector>
 
 #include "scenario/load_scenario.h"
-#include "scenario/schema_check.h"
 #include "scenario/yaml_reader.h"
 #include "support/scenario_errors.h"
 
@@ -24,6 +24,74 @@ using namespace uwsim::scenario;
 using json = nlohmann::json;
 
 namespace {
+
+// The schema files as committed.
+enum class SchemaKind { scenario, part };
+
+const json& schema_document(SchemaKind kind) {
+  static const auto read = [](const char* name) {
+    std::ifstream in(std::string(UWSIM_SOURCE_DIR) + "/schemas/" + name);
+    return json::parse(in);
+  };
+  static const json scenario = read("scenario.schema.json");
+  static const json part = read("part.schema.json");
+  return kind == SchemaKind::scenario ? scenario : part;
+}
+
+// `schema` and the subschemas that apply with it: its $ref ("#/…" or
+// "scenario.schema.json#/…"), allOf, anyOf, oneOf, then and else, followed on.
+void expand(const json* schema, SchemaKind kind, std::vector<const json*>& out, int depth = 0) {
+  if (schema == nullptr || !schema->is_object() || depth > 16) return;
+  out.push_back(schema);
+  if (auto ref = schema->find("$ref"); ref != schema->end() && ref->is_string()) {
+    const std::string text = ref->get<std::string>();
+    const std::size_t hash = text.find('#');
+    const SchemaKind target = hash == 0 ? kind : SchemaKind::scenario;
+    const json::json_pointer pointer(text.substr(hash + 1));
+    if (schema_document(target).contains(pointer))
+      expand(&schema_document(target).at(pointer), target, out, depth + 1);
+  }
+  for (const char* key : {"allOf", "anyOf", "oneOf"})
+    if (auto list = schema->find(key); list != schema->end() && list->is_array())
+      for (const json& branch : *list) expand(&branch, kind, out, depth + 1);
+  for (const char* key : {"then", "else"})
+    if (auto branch = schema->find(key); branch != schema->end()) expand(&*branch, kind, out, depth + 1);
+}
+
+// The keys the schema allows in the mapping at `path` (the loader's form, "bodies[0].initial"),
+// in any of the subschemas that apply there.
+std::vector<std::string> schema_keys_at(SchemaKind kind, const std::string& path) {
+  std::vector<const json*> level;
+  expand(&schema_document(kind), kind, level);
+  std::size_t i = 0;
+  while (i < path.size()) {
+    std::vector<const json*> next;
+    if (path[i] == '.') {
+      ++i;
+      continue;
+    }
+    if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      for (const json* s : level)
+        if (auto items = s->find("items"); items != s->end() && items->is_object()) expand(&*items, kind, next);
+      i = close + 1;
+    } else {
+      const std::size_t end = path.find_first_of(".[", i);
+      const std::string key = path.substr(i, end - i);
+      for (const json* s : level)
+        if (auto properties = s->find("properties"); properties != s->end() && properties->contains(key))
+          expand(&(*properties)[key], kind, next);
+      i = end == std::string::npos ? path.size() : end;
+    }
+    level = std::move(next);
+  }
+  std::vector<std::string> keys;
+  for (const json* s : level)
+    if (auto p = s->find("properties"); p != s->end() && p->is_object())
+      for (auto it = p->begin(); it != p->end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
+  return keys;
+}
 
 // "bodies[3].initial" → "bodies[].initial"
 std::string without_indices(const std::string& path) {
@@ -124,10 +192,11 @@ TEST_CASE("schema: every mapping the loader reads allows exactly the schema's ke
     }
   }
 
-  // Every mapping the schema describes was opened by the loader, except `derived`, which
-  // sim writes and never reads (only the schema checks it).
+  // Every mapping the schema describes was opened by the loader, except `derived`, which sim
+  // writes into result files and no shipped scenario holds (tests/data/malformed/derived_*
+  // show the loader checking it).
   std::set<std::string> described;
-  mappings_of(json::parse(schema_text(SchemaKind::scenario)), "", described);
+  mappings_of(schema_document(SchemaKind::scenario), "", described);
   for (const std::string& place : described) {
     if (place.find("derived") != std::string::npos) continue;
     CAPTURE(place);
@@ -136,7 +205,7 @@ TEST_CASE("schema: every mapping the loader reads allows exactly the schema's ke
 }
 
 TEST_CASE("schema: every pattern has a maxLength") {
-  // The loader runs std::regex, which recurses per character, only on bounded texts.
+  // An editor's validator may run std::regex, which recurses per character: on bounded texts.
   int patterns = 0;
   std::function<void(const json&)> walk = [&](const json& node) {
     if (node.is_object()) {
@@ -152,6 +221,6 @@ TEST_CASE("schema: every pattern has a maxLength") {
     }
   };
   for (SchemaKind kind : {SchemaKind::scenario, SchemaKind::part})
-    walk(json::parse(schema_text(kind)));
+    walk(schema_document(kind));
   CHECK(patterns >= 7);
 }

@@ -1,0 +1,147 @@
+#include "scenario/schema_tables.h"
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/tables.h"
+
+namespace uwsim::scenario {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string description(const KeyInfo& k) {
+  std::string text(k.doc);
+  if (!k.unit.empty() && text.find("(" + std::string(k.unit)) == std::string::npos)
+    text += " (" + std::string(k.unit) + ")";
+  if (!text.empty() && text.back() != '.') text += '.';
+  return text;
+}
+
+void add_sign(json& schema, Sign sign) {
+  if (sign == Sign::positive) schema["exclusiveMinimum"] = 0;
+  if (sign == Sign::non_negative) schema["minimum"] = 0;
+}
+
+json object_schema(const TableInfo& table);
+
+json key_schema(const KeyInfo& k) {
+  json s = json::object();
+  switch (k.kind) {
+    case ValueKind::number:
+      s["type"] = "number";
+      s["description"] = description(k);
+      add_sign(s, k.sign);
+      break;
+    case ValueKind::vector: {
+      s["type"] = "array";
+      s["description"] = description(k);
+      json item = {{"type", "number"}};
+      add_sign(item, k.sign);
+      s["items"] = item;
+      s["minItems"] = k.size;
+      s["maxItems"] = k.size;
+      break;
+    }
+    case ValueKind::choice:
+      s["type"] = "string";
+      s["enum"] = k.options;
+      s["description"] = description(k);
+      break;
+    case ValueKind::string:
+      s["type"] = "string";
+      s["description"] = description(k);
+      break;
+    case ValueKind::table:
+      s = object_schema(k.sub());
+      break;
+    case ValueKind::custom: {
+      const json given = json::parse(k.schema);
+      // The description second, after the type, as in the other keys.
+      for (auto it = given.begin(); it != given.end(); ++it) {
+        if (it.key() == "description") continue;
+        s[it.key()] = it.value();
+        if (it == given.begin() && !k.doc.empty()) s["description"] = description(k);
+      }
+      if (!k.doc.empty() && !s.contains("description")) s["description"] = description(k);
+      break;
+    }
+  }
+  if (!k.default_json.empty()) s["default"] = json::parse(k.default_json);
+  return s;
+}
+
+json required_of(const std::vector<std::string_view>& keys) {
+  json list = json::array();
+  for (std::string_view k : keys) list.push_back(std::string(k));
+  return list;
+}
+
+json object_schema(const TableInfo& table) {
+  json s = json::object();
+  if (table.nullable)
+    s["type"] = json::array({"object", "null"});
+  else
+    s["type"] = "object";
+  s["additionalProperties"] = false;
+  s["description"] = std::string(table.doc) + ".";
+  std::vector<std::string_view> required;
+  for (const KeyInfo& k : table.keys)
+    if (k.required) required.push_back(k.key);
+  if (!required.empty()) s["required"] = required_of(required);
+  json groups = json::array();
+  for (const Exclusive& group : table.exclusive) {
+    if (group.one_required) {
+      json branches = json::array();
+      for (std::string_view k : group.keys) branches.push_back({{"required", required_of({k})}});
+      groups.push_back({{"oneOf", branches}});
+      continue;
+    }
+    json pairs = json::array();
+    for (std::size_t i = 0; i < group.keys.size(); ++i)
+      for (std::size_t j = i + 1; j < group.keys.size(); ++j)
+        pairs.push_back({{"required", required_of({group.keys[i], group.keys[j]})}});
+    groups.push_back({{"not", pairs.size() == 1 ? pairs[0] : json{{"anyOf", pairs}}}});
+  }
+  if (groups.size() == 1)
+    for (auto it = groups[0].begin(); it != groups[0].end(); ++it) s[it.key()] = it.value();
+  else if (!groups.empty())
+    s["allOf"] = groups;
+  json properties = json::object();
+  for (const KeyInfo& k : table.keys) properties[std::string(k.key)] = key_schema(k);
+  s["properties"] = properties;
+  return s;
+}
+
+}  // namespace
+
+std::string table_schema(const TableInfo& table) { return object_schema(table).dump(); }
+
+std::vector<SchemaSection> generated_schema_sections() {
+  const std::string scenario = "scenario.schema.json";
+  const std::string body = "/properties/bodies/items/properties";
+  const std::string link = "/properties/manipulators/items/properties/links/items/properties";
+  const std::string joint = "/properties/joints/items/properties";
+  const std::string link_joint = link + "/joint/properties";
+  std::vector<SchemaSection> out;
+  auto add = [&](const std::string& pointer, const TableInfo& table) {
+    out.push_back({scenario, pointer, table_schema(table)});
+  };
+  add("/properties/environment", environment_table().describe);
+  add("/properties/compliance", compliance_table().describe);
+  add("/properties/simulation", simulation_table().describe);
+  add("/properties/forces/items", force_table().describe);
+  add(body + "/initial", body_initial_table().describe);
+  for (const std::string& place : {body, link}) {
+    add(place + "/shape", shape_table().describe);
+    add(place + "/derived", derived_table().describe);
+  }
+  add(joint + "/origin", origin_table().describe);
+  for (const std::string& place : {joint, link_joint}) {
+    add(place + "/dh", dh_table().describe);
+    add(place + "/mdh", mdh_table().describe);
+  }
+  add("/properties/connectors/items/properties/relative_pose", relative_pose_table().describe);
+  return out;
+}
+
+}  // namespace uwsim::scenario

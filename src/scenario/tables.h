@@ -1,0 +1,34 @@
+// The tables of the scenario format (field_table.h), one per spec struct, defined next to the
+// section reader that uses them; schema_tables.cpp writes them into schemas/.
+#pragma once
+
+#include "scenario/field_table.h"
+#include "scenario/sections.h"
+
+namespace uwsim::scenario {
+
+// The schema of a reference to an input channel (what read_inputs.cpp accepts as a name).
+inline constexpr std::string_view kChannelNameSchema =
+    R"({"type": "string", "minLength": 1, "pattern": "^[^0-9+./-][^/]*$", "maxLength": 255})";
+
+// read_sections.cpp
+const Table<EnvironmentSpec>& environment_table();
+const Table<ComplianceSpec>& compliance_table();
+const Table<SimulationSpec>& simulation_table();
+const Table<ForceSpec>& force_table();
+
+// read_bodies.cpp
+const Table<BodyInitialSpec>& body_initial_table();
+const Table<ShapeSpec>& shape_table();
+const Table<ShapeSpec>& cylinder_table();
+const Table<ShapeSpec>& box_table();
+// The values `derived` holds (sim writes them; they are checked, never used).
+const Table<BodySpec>& derived_table();
+
+// read_joints.cpp, read_connectors.cpp
+const Table<JointPlacementSpec>& dh_table();
+const Table<JointPlacementSpec>& mdh_table();
+const Table<JointPlacementSpec>& origin_table();
+const Table<ConnectorSpec>& relative_pose_table();
+
+}  // namespace uwsim::scenario
