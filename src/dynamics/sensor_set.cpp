@@ -34,15 +34,15 @@ Reading true_reading(const Model& model, const sensors::Sensor& sensor, const do
   r.fill(0.0);
   const BodyState& s = ws.bodies[static_cast<std::size_t>(sensor.body)];
   const Mat3& R_WB = s.motion.R_WB;
-  const Vec3 w = spatial::angular(s.motion.V_WB_B), v = spatial::linear(s.motion.V_WB_B);
-  const Vec3& r_S = p.p_BoS_B;
-  const Vec3 p_WS_W = s.X_WB.p + R_WB * r_S;
+  const Vec3 w_WB_B = spatial::angular(s.motion.V_WB_B), v_WBo_B = spatial::linear(s.motion.V_WB_B);
+  const Vec3& p_BoS_B = p.p_BoS_B;
+  const Vec3 p_WS_W = s.X_WB.p + R_WB * p_BoS_B;
   const double g = model.environment.gravity;
   switch (p.kind) {
     case SensorKind::imu: {
-      const Vec3 a_S = sensors::point_acceleration(w, v, spatial::angular(s.A_WB_B), spatial::linear(s.A_WB_B), r_S);
-      put(r, 0, sensors::specific_force(R_WB, p.R_BS, a_S, g));
-      put(r, 3, p.R_BS.transpose() * w);
+      const Vec3 a_WS_B = sensors::point_acceleration(w_WB_B, v_WBo_B, spatial::angular(s.A_WB_B), spatial::linear(s.A_WB_B), p_BoS_B);
+      put(r, 0, sensors::specific_force(R_WB, p.R_BS, a_WS_B, g));
+      put(r, 3, p.R_BS.transpose() * w_WB_B);
       break;
     }
     case SensorKind::pressure: {
@@ -54,7 +54,7 @@ Reading true_reading(const Model& model, const sensors::Sensor& sensor, const do
       break;
     }
     case SensorKind::dvl: {
-      put(r, 0, p.R_BS.transpose() * sensors::point_velocity(w, v, r_S));
+      put(r, 0, p.R_BS.transpose() * sensors::point_velocity(w_WB_B, v_WBo_B, p_BoS_B));
       const double altitude = p.dvl.seabed_depth - p_WS_W.z();  // NaN without a seabed
       r[3] = altitude;
       r[4] = std::isnan(altitude) || (altitude >= p.dvl.min_altitude && altitude <= p.dvl.max_altitude) ? 1.0 : 0.0;
@@ -89,7 +89,7 @@ Reading true_reading(const Model& model, const sensors::Sensor& sensor, const do
       // About Bo in B (connector_solver.h), moved to S: n_S = n_Bo − r × f, then into S's axes.
       const Vec6& F_Bo_B = ws.connectors.wrench_on_first(static_cast<std::size_t>(sensor.target));
       const Vec3 f = spatial::linear(F_Bo_B);
-      const Vec3 n = spatial::angular(F_Bo_B) - r_S.cross(f);
+      const Vec3 n = spatial::angular(F_Bo_B) - p_BoS_B.cross(f);
       put(r, 0, p.R_BS.transpose() * f);
       put(r, 3, p.R_BS.transpose() * n);
       break;
