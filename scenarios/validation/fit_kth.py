@@ -14,7 +14,7 @@ DATA_DIR holds the six `rosbag2_2025_05_27-*_data_all.npz` of SAABmarine-MEX/saa
      the delay included, and validates on HELD_OUT (free runs from their first samples);
   4. prints the held-out RMSE per axis; --write writes scenarios/validation/bluerov2_heavy_fitted.yaml
      (with its source in the header); --check compares the measured RMSE with the README's table
-     (exit 1 when one differs by more than 0.005).
+     (exit 1 when one differs by more than 0.005) and how far the model rises (by more than 0.05 m).
 Nothing derived from the recordings is written outside results/ (they state no licence).
 """
 import argparse, os, re, subprocess, sys, glob
@@ -182,7 +182,7 @@ def readme_rows():
     for line in open(f"{HERE}/README.md"):
         cells = [c.strip(" `") for c in line.strip().strip("|").split("|")]
         if len(cells) >= 5 and cells[0] in HELD_OUT:
-            rows[cells[0]] = [float(c) for c in cells[1:5]]
+            rows[cells[0]] = [float(c) for c in cells[1:6]]  # u, v, w, r, how far the model rises
     return rows
 
 
@@ -237,6 +237,8 @@ def main():
             for ax, want in zip(AXES, readme[r]):
                 if abs(e[ax] - want) > 0.005:
                     print(f"fit_kth: {r} {ax}: measured {e[ax]:.3f}, README says {want:.3f}"); bad += 1
+            if abs(-e["sim_down"][0] - readme[r][4]) > 0.05:  # the model's rise, m (the README gives 2 decimals)
+                print(f"fit_kth: {r}: the model rises {-e['sim_down'][0]:.2f} m, README says {readme[r][4]:.2f}"); bad += 1
     sys.exit(1 if bad else 0)
 
 
