@@ -1,4 +1,4 @@
-// scenarios/bluerov2_sensors.yaml tells the truth: each sentence of its comments about the run,
+// scenarios/bluerov2_sensors.yaml (and the encoders of bluerov2_heavy_alpha5_hold.yaml) tell the truth: each sentence of its comments about the run,
 // checked against the true motion of the run. The truth at each sensor's point is computed here
 // from the body's recorded pose, velocity and acceleration by the textbook formulas ([Fossen2011]
 // Ch. 2: velocity and acceleration of a point of a rigid body; specific force a − g), not by the
@@ -26,6 +26,7 @@ struct Sample {
   spatial::Pose X_WB;
   Vec6 nu, nu_dot;  // Fossen order [u v w p q r] and its time derivative
   std::vector<sensors::Reading> readings;
+  std::vector<double> x;  // the whole state
 };
 
 // The run's samples with every sensor's output beside them, as the recorder writes them
@@ -42,6 +43,7 @@ class Collect : public integrate::SampleSink {
     s.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + b.v_offset));
     s.nu_dot = spatial::to_fossen_order(Eigen::Map<const Vec6>(xdot + b.v_offset));
     for (std::size_t i = 0; i < sensors_.size(); ++i) s.readings.push_back(sensors_.reading(i));
+    s.x.assign(x, x + model_.state_size());
     samples.push_back(std::move(s));
   }
   std::vector<Sample> samples;
@@ -65,12 +67,11 @@ struct Run {
   const sensors::SensorParameters& parameters(const std::string& name) const { return model.sensors[sensor(name)].parameters; }
 };
 
-const Run& run() {
-  static const Run r = [] {
+Run run_file(const std::string& file, const std::string& body_name, const std::vector<std::string>& overrides = {}) {
     Run out;
-    out.scenario = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_sensors.yaml");
+    out.scenario = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/" + file, overrides);
     out.model = model::build_model(out.scenario);
-    const int body = out.model.body_index("bluerov2/rov");
+    const int body = out.model.body_index(body_name);
     REQUIRE(body >= 0);
     Collect sink(out.model, static_cast<std::size_t>(body));
     const integrate::RunResult result =
@@ -78,7 +79,10 @@ const Run& run() {
     REQUIRE(result.outcome == integrate::Outcome::completed);
     out.samples = std::move(sink.samples);
     return out;
-  }();
+}
+
+const Run& run() {
+  static const Run r = run_file("bluerov2_sensors.yaml", "bluerov2/rov");
   return r;
 }
 
@@ -194,4 +198,33 @@ TEST_CASE("bluerov2_sensors: the DVL reads its point's velocity over ground with
   // readings over the last 2 s, within 5σ/√21 of noise and the vehicle's 0.5 % of settling.
   REQUIRE(steady == 21);
   CHECK(surge / steady == doctest::Approx(1.57).epsilon(0.005));
+}
+
+TEST_CASE("bluerov2_heavy_alpha5_hold: the arm's encoders read each joint's angle rounded down to a whole count") {
+  // The quintics run from 2 to 8 s: 9 s of the run cover the whole motion.
+  const Run r = run_file("bluerov2_heavy_alpha5_hold.yaml", "uvms/heavy/rov", {"simulation.duration=9"});
+  const double step = 2.0 * M_PI / 4096.0;
+  CHECK(step == doctest::Approx(1.53e-3).epsilon(0.002));  // "2π/4096 = 1.53 mrad"
+  for (const char* joint : {"axis_e", "axis_d", "axis_c", "axis_b"}) {
+    CAPTURE(joint);
+    const std::string name = std::string(joint) + "_encoder";
+    const std::size_t e = r.sensor(name);
+    const sensors::Sensor& sensor = r.model.sensors[e];
+    CHECK(sensor.parameters.encoder.counts_per_turn == 4096.0);
+    CHECK(r.model.bodies[static_cast<std::size_t>(sensor.target)].joint.name == "uvms/alpha/" + std::string(joint));
+    const int q_offset = r.model.bodies[static_cast<std::size_t>(sensor.target)].q_offset;
+    double lowest = 1.0, highest = -1.0, moved = 0.0;
+    for (const Sample& s : r.samples) {
+      const double q = s.x[static_cast<std::size_t>(q_offset)];
+      const double reading = s.readings[e][0], count = s.readings[e][1];
+      CHECK(count == std::floor(q * (4096.0 / (2.0 * M_PI))));  // whole counts, rounded down
+      CHECK(reading == doctest::Approx(count * step).epsilon(1e-15));
+      lowest = std::min(lowest, (q - reading) / step);
+      highest = std::max(highest, (q - reading) / step);
+      moved = std::max(moved, std::abs(q - r.samples.front().x[static_cast<std::size_t>(q_offset)]));
+    }
+    CHECK(lowest >= 0.0);   // never above the truth
+    CHECK(highest < 1.0);   // never a whole count below it
+    CHECK(moved > 0.3);     // the joint did move through hundreds of counts
+  }
 }
