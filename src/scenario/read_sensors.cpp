@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <set>
 
 #include "dynamics/sensor_set.h"
 #include "model/build_sensors.h"
