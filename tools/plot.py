@@ -18,6 +18,9 @@ Pages (each has a key that --only and --list use; fnmatch patterns, e.g. 'contro
                            or body pose, else set-point − error where the error is defined so),
                            the error and the output
   connectors               wrenches and constraint errors
+  sensor/<s>               per sensor (/sensors/<s>/): each quantity it writes, one panel each;
+                           a pressure sensor's depth and a pose sensor's position with the truth
+                           at the sensor's point (dashed, from its body's pose in the file)
 Bodies: the free bodies (vehicles) by default; the links of arms (children of joints in the
 stored scenario) only when named with --body. Units come from each dataset's `units`
 attribute (radians shown as degrees, `us` as µs); round-off (|x| ≤ 1e-12 of the panel's
@@ -53,7 +56,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
 from plot_pages import (Page, Run, body_pages, compare_pages, connector_page, controller_page,  # noqa: E402
-                        input_page, joint_pages, leaf_page, text_attr)
+                        dataset, input_page, joint_pages, leaf_page, sensor_page, text_attr)
 
 try:
     import yaml
@@ -136,6 +139,11 @@ def pages_of(f, path, bodies=None):
         pages.append(controller_page(f, name, t, specs.get(name, {})))
     if connectors := members(f, "connectors", ("wrench",)):
         pages.append(connector_page(f, connectors, t))
+    sensor_specs = {s.get("name"): s for s in scenario.get("sensors") or [] if isinstance(s, dict)}
+    group = f.get("sensors")
+    for name in sorted(group) if isinstance(group, h5py.Group) else []:
+        if isinstance(group[name], h5py.Group) and any(dataset(group[name], k) is not None for k in group[name]):
+            pages.append(sensor_page(f, name, t, sensor_specs.get(name, {})))
     return t, pages
 
 
@@ -253,10 +261,13 @@ def write_synthetic(path, n=500):
     """A fake result file: a vehicle `auv`, an ROV `rov` with a 2-link arm `arm1` (links
     arm1/link1, arm1/link2), revolute joints arm1/joint1, arm1/joint2, a prismatic `slider`, two
     thrusters (µs commands; one with a shaft speed), an input channel, a pid `hold` on
-    arm1/joint1 and a connector. auv's sway velocity is 1e-18 round-off."""
+    arm1/joint1, a connector and a pressure sensor `depth` on rov (rov has quaternions, yawed
+    90°, so the sensor's point 0.5 m forward is 0.5 m east). auv's sway velocity is 1e-18
+    round-off."""
     t = np.linspace(0.0, 50.0, n)
     scenario = ("name: selftest_helix\nmanipulators:\n  - {name: arm1, base: rov}\n"
-                "controllers:\n  - {name: hold, type: pid, joint: arm1/joint1, rate: 10.0}\n")
+                "controllers:\n  - {name: hold, type: pid, joint: arm1/joint1, rate: 10.0}\n"
+                "sensors:\n  - {name: depth, type: pressure, body: rov, position: [0.5, 0.0, 0.1]}\n")
     with h5py.File(path, "w") as f:
         f.attrs.update(scenario=scenario, scenario_name="selftest_helix", status="interrupted",
                        command_line="sim selftest.yaml", simulator_version="0.0.0")
@@ -292,6 +303,10 @@ def write_synthetic(path, n=500):
             f.create_dataset(f"controllers/hold/{leaf}", data=data).attrs.update(units=unit, description=leaf)
         wrench = np.column_stack([np.sin(t), np.cos(t), np.full(n, -3.0), 0.1 * np.sin(t), np.zeros(n), np.full(n, 0.2)])
         f.create_dataset("connectors/bolt/wrench", data=wrench).attrs.update(units="N, N m", description="wrench")
+        f.create_dataset("bodies/rov/quaternion", data=np.tile([math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)], (n, 1)))
+        depth = 0.2 * t + 0.1 + 0.01 * np.sin(7 * t)
+        for leaf, data, unit in (("pressure", 101325 + 10055 * depth, "Pa"), ("depth", depth, "m")):
+            f.create_dataset(f"sensors/depth/{leaf}", data=data).attrs.update(units=unit, description=leaf, kind="pressure")
         f.create_dataset("connectors/bolt/violation", data=np.column_stack([np.full(n, 1e-13), np.zeros(n)])).attrs.update(
             units="m, rad", description="violation")
 
@@ -357,7 +372,14 @@ def selftest():
         pages = listing(path)
         check(list(pages) == ["summary", "body/auv/position", "body/auv/attitude", "body/auv/velocity",
                               "body/rov/position", "body/rov/attitude", "body/rov/velocity", "joints/arm1", "joints",
-                              "thrusters", "inputs", "controller/hold", "connectors"], f"pages: {list(pages)}")
+                              "thrusters", "inputs", "controller/hold", "connectors", "sensor/depth"], f"pages: {list(pages)}")
+        check(pages.get("sensor/depth") == ["pressure [Pa]", "depth [m]"], f"sensor: {pages.get('sensor/depth')}")
+        fig, axes = drawn(path, "sensor/depth")
+        lines = {line.get_label(): line.get_ydata() for line in axes[1].get_lines()}
+        with h5py.File(path, "r") as f:
+            z = f["bodies/rov/position"][()][:, 2] + 0.1  # the point 0.1 m below the origin of a level body
+        check(np.allclose(lines.get("true depth", []), z) and "depth" in lines, f"true depth beside the reading: {list(lines)}")
+        plt.close(fig)
         check(pages.get("joints/arm1") == ["position [deg]", "velocity [deg/s]", "effort [N m]"], "arm joints' panels, no empty current panel")
         check(pages.get("thrusters") == ["command [µs]", "shaft speed [rad/s]", "thrust [N]"], f"thrusters: {pages.get('thrusters')}")
         check(pages.get("controller/hold") == ["set-point, response [deg]", "error [deg]", "output [N m]"],

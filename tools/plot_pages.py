@@ -254,6 +254,58 @@ def connector_page(f, names, t):
     return Page("connectors", f"connectors ({len(names)})", draw)
 
 
+# ---- sensors ----------------------------------------------------------------------------------
+
+def sensor_point_truth(f, spec, t):
+    """The true NED position of a sensor's point (n x 3), from its body's recorded position and
+    quaternion and the sensor's p_BoS_B attribute; None when the file does not hold them."""
+    body = spec.get("body")
+    if not isinstance(body, str):
+        return None
+    position = dataset(f.get("bodies"), f"{body}/position")
+    quaternion = dataset(f.get("bodies"), f"{body}/quaternion")
+    if position is None or quaternion is None or position.shape[0] < len(t) or quaternion.shape[0] < len(t):
+        return None
+    r = spec.get("position", [0.0, 0.0, 0.0])
+    if not (isinstance(r, list) and len(r) == 3 and all(isinstance(x, (int, float)) for x in r)):
+        return None
+    R_WB = rotation_from_quaternions(np.asarray(quaternion[()], dtype=float)[:len(t)])
+    return np.asarray(position[()], dtype=float)[:len(t)] + R_WB @ np.asarray(r, dtype=float)
+
+
+# The order src/sensors/quantities.h writes each kind's quantities in (HDF5 lists them by name).
+SENSOR_QUANTITIES = {"imu": ("specific_force", "angular_rate"), "pressure": ("pressure", "depth"),
+                     "dvl": ("velocity", "altitude", "valid"), "pose": ("position", "quaternion"),
+                     "encoder": ("position", "count")}
+
+
+def sensor_page(f, name, t, spec):
+    """A sensor's quantities, one panel each (its columns), against time. For a pressure sensor's
+    depth and a pose sensor's position, the truth at the sensor's point (dashed) beside them."""
+    group = f["sensors"][name]
+    kind = text_attr(next((group[k] for k in group if dataset(group, k) is not None), group), "kind", spec.get("type", "sensor"))
+
+    def draw(fig):
+        panels = []
+        truth = sensor_point_truth(f, spec, t) if kind in ("pressure", "pose") else None
+        order = SENSOR_QUANTITIES.get(kind, ())
+        for leaf in sorted(group, key=lambda k: (order.index(k) if k in order else len(order), k)):
+            if (ds := dataset(group, leaf)) is None:
+                continue
+            series = columns(ds, len(t), (leaf,))
+            if len(series) == 1:
+                series[0].name = leaf
+            entries = list(clean(series))
+            if truth is not None and (kind, leaf) == ("pressure", "depth"):
+                entries.append((Series("true depth", truth[:, 2], "m"), {"linestyle": "--", "color": "k"}))
+            if truth is not None and (kind, leaf) == ("pose", "position"):
+                entries += [(Series(f"true {axis}", truth[:, i], "m"), {"linestyle": "--", "color": f"C{i}"})
+                            for i, axis in enumerate(("north", "east", "down"))]
+            panels.append((leaf, entries))
+        return line_panels(fig, t, panels)
+    return Page(f"sensor/{name}", f"sensor {name} ({kind})", draw)
+
+
 # ---- controllers ------------------------------------------------------------------------------
 
 def measured(f, spec, t, setpoint):

@@ -91,6 +91,26 @@ std::vector<std::string> entity_names(const std::vector<DatasetInfo>& datasets, 
   return names;
 }
 
+// The sensors under /sensors/ (a sensor's name holds no '/'), each with its kind, the `kind`
+// attribute of its datasets: "depth (pressure)".
+std::vector<std::string> sensor_names(ResultFile& file, const std::vector<DatasetInfo>& datasets) {
+  constexpr std::string_view prefix = "/sensors/";
+  std::vector<std::string> names;
+  std::string last;
+  for (const DatasetInfo& d : datasets) {
+    const std::string_view path = d.path;
+    if (!path.starts_with(prefix)) continue;
+    const std::size_t slash = path.find('/', prefix.size());
+    if (slash == std::string_view::npos || slash == prefix.size()) continue;
+    const std::string name(path.substr(prefix.size(), slash - prefix.size()));
+    if (name == last) continue;
+    last = name;
+    const std::string kind = shown(file.attribute(d.path, "kind", kMaxLabelBytes), "");
+    names.push_back(kind.empty() ? name : name + " (" + kind + ")");
+  }
+  return names;
+}
+
 void print_field(std::FILE* out, const char* label, const std::string& value) {
   std::fprintf(out, "%-12s%s\n", label, value.c_str());
 }
@@ -188,7 +208,8 @@ int describe_result(const std::string& path, std::FILE* out) {
   print_entities(out, "bodies", entity_names(datasets, "/bodies/"));
   print_entities(out, "joints", entity_names(datasets, "/joints/"));
   if (const auto names = entity_names(datasets, "/thrusters/", "/thrust"); !names.empty()) print_entities(out, "thrusters", names);
-  if (const auto connectors = entity_names(datasets, "/connectors/"); !connectors.empty()) print_entities(out, "connectors", connectors);
+  if (const auto connectors = entity_names(datasets, "/connectors/", "/wrench"); !connectors.empty()) print_entities(out, "connectors", connectors);
+  if (const auto sensors = sensor_names(*file, datasets); !sensors.empty()) print_entities(out, "sensors", sensors);
   if (const TextAttribute text = file->attribute("/", "scenario", scenario::kMaxYamlBytes); text.state == TextAttribute::State::absent)
     std::fprintf(out, "scenario text: none (no root attribute 'scenario')\n");
   else if (text.state == TextAttribute::State::unreadable)

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/build_model.h"
+
 namespace uwsim::model {
 
 namespace {
@@ -144,6 +146,17 @@ std::vector<std::string> sensor_problems(const SensorSpec& spec, const dynamics:
       break;
   }
   return problems;
+}
+
+std::vector<SensorProblem> sensor_spec_problems(const Spec& scenario) {
+  std::vector<SensorProblem> out;
+  if (scenario.sensors.empty()) return out;
+  Spec rest = scenario;
+  rest.sensors.clear();
+  const dynamics::Model model = build_model(rest);
+  for (std::size_t i = 0; i < scenario.sensors.size(); ++i)
+    for (std::string& message : sensor_problems(scenario.sensors[i], model)) out.push_back({i, std::move(message)});
+  return out;
 }
 
 void build_sensors(const Spec& scenario, dynamics::Model& model) {

@@ -16,6 +16,15 @@ namespace uwsim::model {
 // thrusters and connectors built. Each message names the field.
 std::vector<std::string> sensor_problems(const SensorSpec& spec, const dynamics::Model& model);
 
+// sensor_problems for each of `scenario.sensors`, on the model of the rest of `scenario` (which
+// must have passed validation but for its sensors), for the scenario loader to report where
+// the file wrote it: by index, each message "field: what is wrong".
+struct SensorProblem {
+  std::size_t sensor = 0;
+  std::string message;
+};
+std::vector<SensorProblem> sensor_spec_problems(const Spec& scenario);
+
 // Throws std::invalid_argument with the first problem of the first sensor that has one, or
 // when two sensors share a name.
 void build_sensors(const Spec& scenario, dynamics::Model& model);

@@ -223,7 +223,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   }
   Mapping m(reader, self,
             {"name", "description", "environment", "compliance", "simulation", "inputs", "bodies", "joints",
-             "manipulators", "forces", "thrusters", "connectors", "controllers", "trim"});
+             "manipulators", "forces", "thrusters", "connectors", "controllers", "trim", "sensors"});
   const Field name = m.require("name");
   if (auto text = reader.string(name); text && check_name_text(reader, name, *text, NameUse::file_name)) s.name = *text;
   m.read("description", s.description);
@@ -260,6 +260,7 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   s.connectors = read_connectors(reader, m.get("connectors"), s);
   s.controllers = read_controllers(reader, m.get("controllers"), s, channels);
   s.trim = read_trim(reader, m.get("trim"), s);
+  s.sensors = read_sensors(reader, m.get("sensors"), s);
   return s;
 }
 

@@ -132,6 +132,8 @@ std::optional<Matrix6> read_added_mass(Reader& r, const Field& f) {
   return added;
 }
 
+}  // namespace
+
 std::optional<Eigen::Quaterniond> read_quaternion(Reader& r, const Field& f) {
   auto q = r.numbers(f, 4, Sign::any, "");
   if (!q) return std::nullopt;
@@ -148,6 +150,8 @@ std::optional<Eigen::Quaterniond> read_quaternion(Reader& r, const Field& f) {
   }
   return Eigen::Quaterniond((*q)[0], (*q)[1], (*q)[2], (*q)[3]).normalized();
 }
+
+namespace {
 
 BodyInitialSpec read_initial(Reader& r, const Field& f) {
   BodyInitialSpec initial;

@@ -112,6 +112,45 @@ json object_schema(const TableInfo& table) {
   return s;
 }
 
+// The `sensors` list: one mapping of the common keys and every type's (so that an editor
+// completes them all), each type allowing only its own and requiring its reference.
+json sensors_schema() {
+  TableInfo all = sensor_table().describe;
+  for (const SensorKindTable& k : sensor_kind_tables())
+    for (KeyInfo key : k.table.keys) {
+      key.required = false;  // required with its type only (below)
+      all.keys.push_back(std::move(key));
+    }
+  json item = object_schema(all);
+  json per_type = json::array();
+  for (const SensorKindTable& k : sensor_kind_tables()) {
+    json names = json::array();
+    for (const KeyInfo& key : sensor_table().describe.keys) names.push_back(std::string(key.key));
+    for (const KeyInfo& key : k.table.keys) names.push_back(std::string(key.key));
+    json then = {{"propertyNames", {{"enum", names}}}};
+    json required = json::array();
+    if (k.target.empty()) required.push_back("body");
+    for (const KeyInfo& key : k.table.keys)
+      if (key.required) required.push_back(std::string(key.key));
+    then["required"] = required;
+    per_type.push_back({{"if", {{"properties", {{"type", {{"const", std::string(k.word)}}}}}, {"required", {"type"}}}},
+                        {"then", then}});
+  }
+  if (item.contains("allOf")) {
+    for (auto& branch : per_type) item["allOf"].push_back(branch);
+  } else {
+    item["allOf"] = per_type;
+  }
+  json s = json::object();
+  s["type"] = json::array({"array", "null"});
+  s["description"] =
+      "What the vehicle's instruments would read, each mounted on a body at a pose with its own rate, latency, "
+      "noise and seed; written to /sensors/NAME/ beside the truth (README \"Sensors\"). Names must be unique.";
+  s["default"] = json::array();
+  s["items"] = item;
+  return s;
+}
+
 }  // namespace
 
 std::string table_schema(const TableInfo& table) { return object_schema(table).dump(); }
@@ -141,6 +180,7 @@ std::vector<SchemaSection> generated_schema_sections() {
     add(place + "/mdh", mdh_table().describe);
   }
   add("/properties/connectors/items/properties/relative_pose", relative_pose_table().describe);
+  out.push_back({scenario, "/properties/sensors", sensors_schema().dump()});
   return out;
 }
 

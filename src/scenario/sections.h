@@ -2,7 +2,10 @@
 // returns what it could read; the caller throws if anything was reported.
 #pragma once
 
+#include <Eigen/Geometry>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +103,9 @@ void read_body_properties(Reader& reader, Mapping& m, const Field& item,
 // An absent or empty `bodies` is fine here: manipulators may provide all the bodies.
 void read_bodies(Reader& reader, const Field& field, const EnvironmentSpec& env, Assembly& out);
 
+// A unit quaternion [w, x, y, z] (norm 1 within 1e-6, not silently normalised).
+std::optional<Eigen::Quaterniond> read_quaternion(Reader& r, const Field& f);
+
 // read_visuals.cpp
 // A body's `visual` list (what sim replay draws), a named outline expanded into its solids;
 // mesh files are named, not read (visual_meshes.h reads them).
@@ -128,6 +134,14 @@ std::string unknown_body(const std::string& name, const std::vector<std::string>
 // Reads the connectors between the bodies read so far; with no problem reported before it,
 // also checks that a connector's relative_pose agrees with the bodies' initial poses.
 std::vector<ConnectorSpec> read_connectors(Reader& reader, const Field& field, const Scenario& scenario);
+
+// read_sensors.cpp
+// Reads the sensors on the bodies, joints, thrusters and connectors read so far; with no problem
+// reported before it, also reports what model::sensor_spec_problems finds, and warns of a rate
+// that does not divide simulation.output_rate.
+std::vector<model::SensorSpec> read_sensors(Reader& reader, const Field& field, const Scenario& scenario);
+// The seed of a sensor that gives none: FNV-1a of its name.
+std::uint64_t default_sensor_seed(const std::string& name);
 
 // read_manipulators.cpp
 // Expands each manipulator into bodies `<name>/<link>` and joints `<name>/<joint>`.

@@ -31,4 +31,14 @@ const Table<JointPlacementSpec>& mdh_table();
 const Table<JointPlacementSpec>& origin_table();
 const Table<ConnectorSpec>& relative_pose_table();
 
+// read_sensors.cpp: the keys every sensor has, then one table per type for its parameters.
+const Table<sensors::SensorParameters>& sensor_table();
+struct SensorKindTable {
+  std::string_view word;  // its `type`
+  sensors::SensorKind kind;
+  TableInfo table;
+  std::string_view target = "";  // the key naming what it reads (then `body` may be left out)
+};
+const std::vector<SensorKindTable>& sensor_kind_tables();
+
 }  // namespace uwsim::scenario

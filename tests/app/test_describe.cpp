@@ -197,3 +197,22 @@ TEST_CASE("describe: a run with thrusters lists them, and their datasets carry u
   CHECK(line_starting(d.text, "  /thrusters/bluerov2/vertical_rear_left/command ").find(" 1 ") != std::string::npos);
   CHECK(line_starting(d.text, "  /inputs/surge_pwm ").find(" us ") != std::string::npos);
 }
+
+TEST_CASE("describe: a run with sensors lists each with its kind, and a run with connectors lists them") {
+  const fs::path out = test_dir() / "sensors.h5";
+  const std::string scenario = std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_sensors.yaml";
+  const std::string command = "'" + kSim + "' -q '" + scenario + "' --duration 0.2 -o '" + out.string() + "'";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const Described d = describe(out);
+  REQUIRE(d.exit_code == 0);
+  CHECK(line_starting(d.text, "sensors (4): ") == "sensors (4): depth (pressure), depth_late (pressure), dvl (dvl), imu (imu)");
+  CHECK(line_starting(d.text, "  /sensors/imu/specific_force ").find(" m/s^2 ") != std::string::npos);
+  const fs::path pair = test_dir() / "rigid.h5";
+  const std::string rigid = std::string(UWSIM_SOURCE_DIR) + "/scenarios/two_bluerov_rigid.yaml";
+  const int pair_status = std::system(("'" + kSim + "' -q '" + rigid + "' --duration 0.1 -o '" + pair.string() + "'").c_str());
+  REQUIRE(WIFEXITED(pair_status));
+  REQUIRE(WEXITSTATUS(pair_status) == 0);
+  CHECK(line_starting(describe(pair).text, "connectors (2): ") == "connectors (2): port_bolt, starboard_bolt");
+}
