@@ -1,6 +1,7 @@
 #include "app/identify_vehicle_command.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -29,7 +30,7 @@ namespace {
 struct Options {
   std::vector<std::string> records, validations;  // pairs: scenario, measured
   std::vector<std::string> unknowns, overrides;
-  std::string body, output, write_part, predictions, command_line;
+  std::string body, output, write_part, predictions, command_line, format = "text";
   double window = 4.0;
   std::optional<double> from, to;
   int max_iterations = 30;
@@ -73,41 +74,68 @@ std::string row(const char* format, ...) {
   return buffer;
 }
 
-std::string rmse_lines(const std::vector<Recording>& recs, const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior,
-                       const Eigen::VectorXd& estimate, const char* what) {
+// One row of the RMSE tables: a recording simulated with the scenario's or the fitted values,
+// on the windows or as one free run.
+struct RmseRow {
+  std::string recording;
+  bool validation = false, whole = false, fitted = false, ok = true;
+  std::string message;  // when diverged
+  Eigen::VectorXd rmse;  // per output, NaN where not predicted
+};
+
+std::vector<RmseRow> rmse_rows(const std::vector<Recording>& recs, const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior,
+                               const Eigen::VectorXd& estimate, bool validation) {
+  std::vector<RmseRow> out;
+  for (const bool whole : {false, true})
+    for (const Recording& r : recs)
+      for (const bool fitted : {false, true}) {
+        const Simulated s = simulate_recording(r, params, fitted ? estimate : prior, whole, &StopSignals::requested());
+        RmseRow row{r.measured_path, validation, whole, fitted, s.ok, s.message, {}};
+        if (s.ok) row.rmse = output_rmse(r, s);
+        out.push_back(std::move(row));
+      }
+  return out;
+}
+
+std::string rmse_lines(const std::vector<RmseRow>& rows, bool validation) {
   std::string out;
   for (const bool whole : {false, true}) {
-    out += std::string("RMSE on the ") + what + " recordings, " +
+    out += std::string("RMSE on the ") + (validation ? "validation" : "training") + " recordings, " +
            (whole ? "free run from the first sample:\n" : "windows restarted from the measurement:\n");
     out += row("  %-40s %-8s", "recording", "model");
     for (int k = 0; k < kOutputs; ++k) out += row(" %9s", (std::string(output_name(k)) + " [" + output_units(k) + "]").c_str() + 0);
     out += "\n";
-    for (const Recording& r : recs) {
-      for (const bool fitted : {false, true}) {
-        const Simulated s = simulate_recording(r, params, fitted ? estimate : prior, whole, &StopSignals::requested());
-        out += row("  %-40s %-8s", scenario::printable(r.measured_path).substr(0, 40).c_str(), fitted ? "fitted" : "scenario");
-        if (!s.ok) {
-          out += " diverged: " + scenario::shown(s.message) + "\n";
-          continue;
-        }
-        const Eigen::VectorXd e = output_rmse(r, s);
-        for (int k = 0; k < kOutputs; ++k) out += row(" %9s", std::isfinite(e[k]) ? format_value(e[k], 3).c_str() : "-");
-        out += "\n";
+    for (const RmseRow& r : rows) {
+      if (r.validation != validation || r.whole != whole) continue;
+      out += row("  %-40s %-8s", scenario::printable(r.recording).substr(0, 40).c_str(), r.fitted ? "fitted" : "scenario");
+      if (!r.ok) {
+        out += " diverged: " + scenario::shown(r.message) + "\n";
+        continue;
       }
+      for (int k = 0; k < kOutputs; ++k) out += row(" %9s", std::isfinite(r.rmse[k]) ? format_value(r.rmse[k], 3).c_str() : "-");
+      out += "\n";
     }
   }
   return out;
 }
 
-std::string report(const Options& o, const std::vector<Recording>& train, const std::vector<Recording>& test,
-                   const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior, const analysis::OutputErrorFit& f) {
-  std::size_t windows = 0;
+std::string header_line(const Options& o, const std::vector<Recording>& train, std::size_t unknowns, const analysis::OutputErrorFit& f,
+                        std::size_t& windows) {
+  windows = 0;
   for (const Recording& r : train) windows += r.windows.size();
-  std::string out = "sim identify --vehicle: body '" + scenario::printable(train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name) +
-                    "', " + std::to_string(params.size()) + " unknowns, " + std::to_string(train.size()) + " recordings in " +
-                    std::to_string(windows) + " windows of up to " + format_value(o.window, 3) + " s, " + std::to_string(f.residuals) +
-                    " residuals; " + std::to_string(f.iterations) + " Levenberg–Marquardt iterations, " + std::to_string(f.evaluations) +
-                    " simulations of every window; " + (f.converged ? "converged" : "NOT converged (the iteration limit or no step lowering the cost)") + "\n";
+  return "sim identify --vehicle: body '" + scenario::printable(train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name) +
+         "', " + std::to_string(unknowns) + " unknowns, " + std::to_string(train.size()) + " recordings in " + std::to_string(windows) +
+         " windows of up to " + format_value(o.window, 3) + " s, " + std::to_string(f.residuals) + " residuals; " + std::to_string(f.iterations) +
+         " Levenberg–Marquardt iterations, " + std::to_string(f.evaluations) + " simulations of every window; " +
+         (f.converged ? "converged" : "NOT converged (the iteration limit or no step lowering the cost)");
+}
+
+constexpr double kCorrelated = 0.9;  // |correlation| reported from here on
+
+std::string report(const Options& o, const std::vector<Recording>& train, const std::vector<VehicleParameter>& params, const Eigen::VectorXd& prior,
+                   const analysis::OutputErrorFit& f, const std::vector<RmseRow>& rows, bool has_validation) {
+  std::size_t windows = 0;
+  std::string out = header_line(o, train, params.size(), f, windows) + "\n";
   out += "residuals weighted by 1/RMS of each output; weighted residual σ = " + format_value(f.sigma, 4) + "; rank of J " +
          std::to_string(f.rank) + " of " + std::to_string(params.size()) + "; cond(J) = " + format_value(f.condition, 3) +
          " (columns scaled to unit norm: " + format_value(f.scaled_condition, 3) + ")\n";
@@ -130,12 +158,63 @@ std::string report(const Options& o, const std::vector<Recording>& train, const 
   for (std::size_t i = 0; i < params.size(); ++i)
     for (std::size_t j = i + 1; j < params.size(); ++j) {
       const double c = f.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
-      if (std::abs(c) >= 0.9) pairs += "  " + params[i].name + " – " + params[j].name + ": " + format_value(c, 3) + "\n";
+      if (std::abs(c) >= kCorrelated) pairs += "  " + params[i].name + " – " + params[j].name + ": " + format_value(c, 3) + "\n";
     }
   out += pairs.empty() ? "no two estimates correlated by 0.9 or more\n" : "estimates correlated by 0.9 or more (the data tell them apart poorly):\n" + pairs;
-  out += "\n" + rmse_lines(train, params, prior, f.estimate, "training");
-  if (!test.empty()) out += "\n" + rmse_lines(test, params, prior, f.estimate, "validation");
+  out += "\n" + rmse_lines(rows, false);
+  if (has_validation) out += "\n" + rmse_lines(rows, true);
   return out;
+}
+
+// The same as a JSON document (--format json): the numbers at full precision, null for NaN.
+std::string report_json(const Options& o, const std::vector<Recording>& train, const std::vector<VehicleParameter>& params,
+                        const Eigen::VectorXd& prior, const analysis::OutputErrorFit& f, const std::vector<RmseRow>& rows) {
+  using json = nlohmann::json;
+  const auto number = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json parameters = json::array();
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    parameters.push_back({{"name", params[k].name}, {"estimate", number(f.estimate[i])}, {"std_dev", number(f.std_dev[i])},
+                          {"scenario", number(prior[i])}, {"units", params[k].units}, {"identified", static_cast<bool>(f.identified[k])},
+                          {"at_bound", static_cast<bool>(f.at_bound[k])}});
+  }
+  json undetermined = json::array();
+  for (const std::vector<int>& group : f.undetermined) {
+    json names = json::array();
+    for (int k : group) names.push_back(params[static_cast<std::size_t>(k)].name);
+    undetermined.push_back(names);
+  }
+  json correlation = json::array(), correlated = json::array();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    json line = json::array();
+    for (std::size_t j = 0; j < params.size(); ++j) {
+      const double c = f.correlation(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+      line.push_back(number(c));
+      if (j > i && std::abs(c) >= kCorrelated) correlated.push_back({{"first", params[i].name}, {"second", params[j].name}, {"correlation", c}});
+    }
+    correlation.push_back(line);
+  }
+  json rmse = json::array();
+  for (const RmseRow& r : rows) {
+    json outputs = json::object();
+    if (r.ok)
+      for (int k = 0; k < kOutputs; ++k) outputs[output_name(k)] = number(r.rmse[k]);
+    json item = {{"recording", r.recording}, {"set", r.validation ? "validation" : "training"}, {"run", r.whole ? "free" : "windows"},
+                 {"model", r.fitted ? "fitted" : "scenario"}, {"diverged", !r.ok}, {"rmse", outputs}};
+    if (!r.ok) item["message"] = r.message;
+    rmse.push_back(item);
+  }
+  json units = json::object();
+  for (int k = 0; k < kOutputs; ++k) units[output_name(k)] = output_units(k);
+  std::size_t windows = 0;
+  header_line(o, train, params.size(), f, windows);
+  const json j = {{"body", train.front().scenario.bodies[static_cast<std::size_t>(train.front().body)].name},
+                  {"recordings", train.size()}, {"windows", windows}, {"window", o.window}, {"residuals", f.residuals},
+                  {"iterations", f.iterations}, {"evaluations", f.evaluations}, {"converged", f.converged},
+                  {"sigma", number(f.sigma)}, {"rank", f.rank}, {"condition", number(f.condition)}, {"scaled_condition", number(f.scaled_condition)},
+                  {"parameters", parameters}, {"undetermined", undetermined}, {"correlation", correlation},
+                  {"correlated", correlated}, {"rmse_units", units}, {"rmse", rmse}};
+  return j.dump(2) + "\n";
 }
 
 // The first scenario's vehicle part with the identified estimates (the scenario's values for
@@ -153,6 +232,11 @@ std::string fitted_part(const Recording& r, const std::vector<VehicleParameter>&
                "(not a key of the part: delay the input channels).\n";
   }
   const model::BodySpec& b = sc.bodies[static_cast<std::size_t>(r.body)];
+  for (const model::ForceSpec& force : sc.forces)
+    if (force.name == kIdentifiedMoment && force.body == b.name)
+      notes += "# moment [" + format_value(force.moment.x(), 6) + ", " + format_value(force.moment.y(), 6) + ", " + format_value(force.moment.z(), 6) +
+               "] N m: a constant moment on the body in its frame (not a key of the part: add it to a scenario as\n#   forces: [{name: " +
+               kIdentifiedMoment + ", body: <this part's name>/" + b.name.substr(b.name.rfind('/') + 1) + ", frame: body, moment: [x, y, z]}]).\n";
   YAML::Node body;
   for (YAML::Node item : root["bodies"])
     if (item["name"] && item["name"].Scalar() == b.name) body = item;
@@ -309,7 +393,9 @@ int run(const Options& o) {
   std::string text;
   try {
     f = analysis::fit_output_error(problem, settings);
-    text = report(o, train, test, params, problem.initial, f);
+    std::vector<RmseRow> rows = rmse_rows(train, params, problem.initial, f.estimate, false);
+    for (RmseRow& r : rmse_rows(test, params, problem.initial, f.estimate, true)) rows.push_back(std::move(r));
+    text = o.format == "json" ? report_json(o, train, params, problem.initial, f, rows) : report(o, train, params, problem.initial, f, rows, !test.empty());
   } catch (const analysis::OutputErrorInterrupted&) {
     return report_interrupted();
   } catch (const std::invalid_argument& e) {
@@ -361,7 +447,7 @@ int run(const Options& o) {
 int identify_vehicle_main(std::vector<char*> args, const std::string& command_line) {
   CLI::App cli{"sim identify --vehicle — a free vehicle's parameters from whole recordings (output error, multiple shooting).\n"
                "Usage: sim identify --vehicle --record SCENARIO.yaml MEASURED.(csv|h5) [--record ...] --unknown NAME [--unknown ...]\n"
-               "         [--validate SCENARIO.yaml MEASURED] [--window S] [-o REPORT] [--write-part PART.yaml] [--predictions FILE.csv]"};
+               "         [--validate SCENARIO.yaml MEASURED] [--window S] [-o REPORT] [--format text|json] [--write-part PART.yaml] [--predictions FILE.csv]"};
   Options o;
   bool vehicle = false;
   double from = 0.0, to = 0.0;
@@ -380,6 +466,7 @@ int identify_vehicle_main(std::vector<char*> args, const std::string& command_li
       ->check(number_in({.low = 1, .high = 1000, .integer = true}))->capture_default_str();
   cli.add_option("--set", o.overrides, "override a value of every scenario, as for sim run (repeatable)")->allow_extra_args(false);
   cli.add_option("-o,--output", o.output, "write the report to FILE instead of standard output")->check(output_name);
+  cli.add_option("--format", o.format, "the report as text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cli.add_option("--write-part", o.write_part, "write the vehicle with the fitted values as a part FILE.yaml")->check(output_name);
   cli.add_option("--predictions", o.predictions,
                  "write the measured and predicted series (free run, fitted values) of the first --validate recording "

@@ -32,6 +32,15 @@ int axis_of(const std::string& a, const char* const* names, int n) {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// A thruster's thrust, whatever its model, times `value`.
+void scale_thrust(actuation::ThrusterParameters& t, double value) {
+  t.gain *= value;
+  for (double& y : t.thrust_table.y) y *= value;
+  t.thrust_coefficient *= value;
+  t.advance_coefficient *= value;
+  t.max_thrust *= value;
+}
+
 // The slowest rate the simulation is sampled at: linear interpolation between samples 10 ms
 // apart errs by a²·(0.01 s)²/8, below 1e-4 of the velocity for motions slower than 10 rad/s.
 constexpr double kMinSampleRate = 100.0;
@@ -40,7 +49,7 @@ constexpr double kMinSampleRate = 100.0;
 
 std::string vehicle_parameter_names() {
   return "linear_damping/AXIS, quadratic_damping/AXIS, added_mass/AXIS (AXIS one of u v w p q r), cg/x|y|z, cb/x|y|z, cd/x|y|z, volume, "
-         "thrust_scale, time_constant, delay";
+         "thrust_scale, thrust_scale/THRUSTER, moment/x|y|z, time_constant, delay";
 }
 
 const char* output_name(int k) { return kOutputNames[k]; }
@@ -53,7 +62,29 @@ std::optional<VehicleParameter> vehicle_parameter(const std::string& name, const
   const auto slash = name.find('/');
   const std::string head = name.substr(0, slash), axis = slash == std::string::npos ? "" : name.substr(slash + 1);
   const bool six = head == "linear_damping" || head == "quadratic_damping" || head == "added_mass";
-  const bool three = head == "cg" || head == "cb" || head == "cd";
+  const bool three = head == "cg" || head == "cb" || head == "cd" || head == "moment";
+  if (head == "thrust_scale" && slash != std::string::npos) {
+    // One thruster's thrust: the name as the scenario has it (heavy/motor1) or its last part
+    // (motor1) when only one thruster's name ends so.
+    std::vector<int> found;
+    for (std::size_t t = 0; t < sc.thrusters.size(); ++t) {
+      const std::string& n = sc.thrusters[t].thruster.name;
+      if (n == axis) {
+        found = {static_cast<int>(t)};
+        break;
+      }
+      if (n.size() > axis.size() && n.compare(n.size() - axis.size(), axis.size(), axis) == 0 && n[n.size() - axis.size() - 1] == '/')
+        found.push_back(static_cast<int>(t));
+    }
+    if (found.size() != 1) {
+      std::string names;
+      for (const auto& th : sc.thrusters) names += (names.empty() ? "" : ", ") + th.thruster.name;
+      why = "'" + scenario::shown(name) + "': " + (found.empty() ? "no thruster '" : "more than one thruster ends in '") + scenario::shown(axis) +
+            "'; the scenario's thrusters: " + (names.empty() ? "none" : scenario::shown(names, scenario::kMaxMessageCharacters));
+      return std::nullopt;
+    }
+    return VehicleParameter{name, Kind::thruster_scale, found[0], 1.0, 0.1, 0.0, kInf, "1"};
+  }
   if (six || three) {
     p.axis = six ? axis_of(axis, kAxes6, 6) : axis_of(axis, kAxes3, 3);
     if (p.axis < 0) {
@@ -77,6 +108,13 @@ std::optional<VehicleParameter> vehicle_parameter(const std::string& name, const
     const Kind kind = head == "cg" ? Kind::center_of_gravity : head == "cb" ? Kind::center_of_buoyancy : Kind::center_of_drag;
     const double value = head == "cg" ? b.p_BoBcm_B[p.axis] : head == "cb" ? b.p_BoBcb_B[p.axis] : b.p_BoBcd_B[p.axis];
     p = {name, kind, p.axis, value, 0.01, -kInf, kInf, "m"};
+  } else if (head == "moment") {
+    // A constant moment on the body, in its frame (N m): a tether's pull or a thruster
+    // asymmetry that turns the vehicle whatever it is commanded.
+    double value = 0.0;
+    for (const auto& f : sc.forces)
+      if (f.name == kIdentifiedMoment && f.body == b.name) value = f.moment[p.axis];
+    p = {name, Kind::moment, p.axis, value, 0.1, -kInf, kInf, "N m"};
   } else if (head == "volume") {
     p = {name, Kind::volume, 0, b.volume, std::max(1e-3 * b.volume, 1e-6), 0.0, kInf, "m³"};
   } else if (head == "thrust_scale") {
@@ -111,15 +149,24 @@ void apply_parameter(const VehicleParameter& p, double value, scenario::Scenario
     case Kind::volume: b.volume = value; break;
     case Kind::thrust_scale:
       // Every thruster's thrust times `value` (relative to the scenario's: p.initial is 1).
-      for (auto& th : sc.thrusters) {
-        actuation::ThrusterParameters& t = th.thruster;
-        t.gain *= value;
-        for (double& y : t.thrust_table.y) y *= value;
-        t.thrust_coefficient *= value;
-        t.advance_coefficient *= value;
-        t.max_thrust *= value;
-      }
+      for (auto& th : sc.thrusters) scale_thrust(th.thruster, value);
       break;
+    case Kind::thruster_scale:
+      // That thruster's thrust times `value` (relative to the scenario's).
+      scale_thrust(sc.thrusters[static_cast<std::size_t>(p.axis)].thruster, value);
+      break;
+    case Kind::moment: {
+      auto f = std::find_if(sc.forces.begin(), sc.forces.end(), [&](const model::ForceSpec& s) { return s.name == kIdentifiedMoment && s.body == b.name; });
+      if (f == sc.forces.end()) {
+        model::ForceSpec s;
+        s.name = kIdentifiedMoment;
+        s.body = b.name;
+        s.frame = model::ForceFrame::body;
+        f = sc.forces.insert(sc.forces.end(), s);
+      }
+      f->moment[p.axis] = value;
+      break;
+    }
     case Kind::time_constant:
       for (auto& th : sc.thrusters) th.thruster.time_constant = value;
       break;

@@ -29,14 +29,16 @@
 namespace uwsim::app {
 
 inline constexpr double kGapIntervals = 5.0;
+// The name of the force that carries the `moment/x|y|z` unknowns.
+inline constexpr const char* kIdentifiedMoment = "identified_moment";
 
 enum class VehicleParameterKind { linear_damping, quadratic_damping, added_mass, center_of_gravity, center_of_buoyancy, center_of_drag,
-                                  volume, thrust_scale, time_constant, delay };
+                                  volume, thrust_scale, thruster_scale, moment, time_constant, delay };
 
 struct VehicleParameter {
   std::string name;  // as the user wrote it: linear_damping/u, cg/z, cd/x, volume, …
   VehicleParameterKind kind = VehicleParameterKind::volume;
-  int axis = 0;      // Fossen order 0–5 (u … r), or x, y, z 0–2
+  int axis = 0;      // Fossen order 0–5 (u … r), or x, y, z 0–2, or the thruster's index (thruster_scale)
   double initial = 0.0, scale = 1.0, lower = 0.0, upper = 0.0;
   std::string units;
 };
@@ -46,7 +48,9 @@ std::string vehicle_parameter_names();
 // The parameter of that name, with its value in `scenario` (body `body`), or nothing after
 // saying why in `why`.
 std::optional<VehicleParameter> vehicle_parameter(const std::string& name, const scenario::Scenario& scenario, int body, std::string& why);
-// Sets parameter `p` to `value` in `scenario` (delay is kept by the simulation, not the spec).
+// Sets parameter `p` to `value` in `scenario` (delay is kept by the simulation, not the spec;
+// `moment` is the constant body-frame moment of a force kIdentifiedMoment on the body, added
+// to the scenario's forces when it has none).
 void apply_parameter(const VehicleParameter& p, double value, scenario::Scenario& scenario, int body);
 
 // The outputs compared, in residual-group order.

@@ -6,6 +6,7 @@
 // the recording) reported as not determined; a model without the delay leaves residuals above
 // the noise.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>
@@ -326,4 +327,198 @@ TEST_CASE("identify --vehicle: a measured file without the velocities is refused
   const auto r2 = run_sim("identify --vehicle --record s.yaml s.yaml --unknown volume --write-part s.yaml", dir);
   CHECK(r2.exit_code == 2);
   CHECK(uwsim::test::read_bytes(dir / "s.yaml") == scenario_yaml("in.csv"));
+}
+
+// The part's T200 table (every motor of bluerov2_heavy.yaml has it) times `scale`, as a --set
+// of thruster `motor`: the truth of a thruster weaker or stronger than its sisters, written
+// here without the fit's own scaling code.
+std::string scaled_table(int motor, double scale) {
+  const double reverse[4][2] = {{1100.0, -39.913}, {1184.0, -28.832}, {1308.0, -13.239}, {1472.0, 0.0}};
+  const double forward[6][2] = {{1528.0, 0.0}, {1624.0, 8.532}, {1728.0, 21.771}, {1840.0, 41.678}, {1864.0, 46.189}, {1900.0, 51.485}};
+  std::ostringstream out;
+  out.precision(12);
+  out << "thrusters.heavy/motor" << motor << ".table={reverse: [";
+  for (int k = 0; k < 4; ++k) out << (k ? ", [" : "[") << reverse[k][0] << ", " << scale * reverse[k][1] << "]";
+  out << "], forward: [";
+  for (int k = 0; k < 6; ++k) out << (k ? ", [" : "[") << forward[k][0] << ", " << scale * forward[k][1] << "]";
+  out << "]}";
+  return out.str();
+}
+
+TEST_CASE("identify --vehicle: one thruster's thrust scale and a constant yaw moment come back from sway and surge steps") {
+  // Truth: motor1 (front right) 15 % weak, motor3 (rear right) 10 % strong, and a constant
+  // 0.15 N m yaw moment in the body frame (a tether's pull). No yaw command: the yaw comes from
+  // the unequal thrusters (their lever about z) while they push and from the moment always.
+  // The fit starts from equal thrusters and no moment, the truth's damping and volume.
+  const fs::path dir = fresh_dir("identify_vehicle_thruster_scale");
+  uwsim::test::write_file(dir / "in.csv", sway_inputs_csv());
+  uwsim::test::write_file(dir / "s.yaml", scenario_yaml("in.csv"));
+  std::vector<std::string> truth = kTruth;
+  truth.push_back(scaled_table(1, 0.85));
+  truth.push_back(scaled_table(3, 1.10));
+  truth.push_back("forces=[{name: tether, body: heavy/rov, frame: body, moment: [0.0, 0.0, 0.15]}]");
+  const uwsim::test::Recording rec = uwsim::test::record((dir / "s.yaml").string(), truth);
+  uwsim::test::write_file(dir / "clean.csv", measured_csv(rec, {0.0, 0.0, true}, 41));
+  uwsim::test::write_file(dir / "binned.csv", measured_csv(rec, {0.2, 0.005, true}, 41));
+  std::string sets;
+  for (std::size_t k = 0; k + 1 < kTruth.size(); ++k) sets += " --set \"" + kTruth[k] + "\"";
+  const std::string unknowns = " --unknown thrust_scale/motor1,thrust_scale/heavy/motor3,moment/z";
+  const std::map<std::string, double> want{{"thrust_scale/motor1", 0.85}, {"thrust_scale/heavy/motor3", 1.10}, {"moment/z", 0.15}};
+  const auto clean = run_sim("identify --vehicle --record s.yaml clean.csv --write-part fitted.yaml" + unknowns + sets, dir);
+  INFO(clean.output);
+  REQUIRE(clean.exit_code == 0);
+  auto e = estimates(clean.output);
+  for (const auto& [name, value] : want) {
+    INFO(name);
+    CHECK(e[name].identified);
+    CHECK(e[name].value == doctest::Approx(value).epsilon(2e-3));
+  }
+  // The part: motor1's table at 0.85 of the T200's (51.485 N at 1900 µs), motor2's as it was;
+  // the moment, which a part cannot hold, in its header.
+  const std::string part = uwsim::test::read_bytes(dir / "fitted.yaml");
+  const auto motor1 = part.find("name: motor1"), motor2 = part.find("name: motor2");
+  REQUIRE(motor1 != std::string::npos);
+  REQUIRE(motor2 != std::string::npos);
+  const std::string m1 = part.substr(motor1, motor2 - motor1);
+  const auto at = m1.find("[1900");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::strtod(m1.c_str() + m1.find(',', at) + 1, nullptr) == doctest::Approx(0.85 * 51.485).epsilon(2e-3));
+  CHECK(part.find("[1900.0, 51.485]", motor2) != std::string::npos);
+  CHECK(part.find("# moment [0, 0, 0.15") != std::string::npos);
+  // Binned to 0.2 s with noise: within 3 σ.
+  const auto binned = run_sim("identify --vehicle --record s.yaml binned.csv" + unknowns + sets, dir);
+  INFO(binned.output);
+  REQUIRE(binned.exit_code == 0);
+  e = estimates(binned.output);
+  for (const auto& [name, value] : want) {
+    INFO(name);
+    CHECK(e[name].identified);
+    CHECK(std::abs(e[name].value - value) <= 3.0 * e[name].sd);
+  }
+}
+
+TEST_CASE("identify --vehicle: a thruster name that is not one, or not one only, is refused with the scenario's thrusters") {
+  const fs::path dir = fresh_dir("identify_vehicle_thruster_name");
+  uwsim::test::write_file(dir / "in.csv", sway_inputs_csv());
+  uwsim::test::write_file(dir / "s.yaml", scenario_yaml("in.csv"));
+  std::string m = "time";
+  for (const char* c : {"velocity/u", "velocity/v", "velocity/w", "velocity/p", "velocity/q", "velocity/r", "euler/roll", "euler/pitch"})
+    m += std::string(",bodies/heavy/rov/") + c;
+  m += "\n0,0,0,0,0,0,0,0,0\n0.1,0,0,0,0,0,0,0,0\n0.2,0,0,0,0,0,0,0,0\n";
+  uwsim::test::write_file(dir / "m.csv", m);
+  const auto r = run_sim("identify --vehicle --record s.yaml m.csv --unknown thrust_scale/motor9", dir);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("no thruster 'motor9'") != std::string::npos);
+  CHECK(r.output.find("heavy/motor8") != std::string::npos);
+}
+
+TEST_CASE("identify --vehicle --format json: the text report's estimates, σ, undetermined parameters and RMSE, parsed") {
+  // The same fit twice (deterministic): as text and as JSON. Every number of the text (6 digits
+  // for estimates, 3 for σ and RMSE) must be the JSON's rounded; the sway damping nothing
+  // depends on is in both as undetermined.
+  const fs::path dir = fresh_dir("identify_vehicle_json");
+  make_recording(dir, 0.0, {}, 1, "a");
+  make_recording(dir, 0.0, {0.2, 0.005, false}, 2, "b");
+  const std::string cmd = std::string("identify --vehicle --record a.yaml a.measured.csv --validate b.yaml b.measured.csv --max-iterations 3 ") + kUnknowns;
+  const auto text = run_sim(cmd, dir);
+  const auto js = run_sim(cmd + " --format json -o report.json", dir);
+  INFO(text.output);
+  REQUIRE(text.exit_code == 0);
+  REQUIRE(js.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(uwsim::test::read_bytes(dir / "report.json"));
+  const auto e = estimates(text.output);
+  REQUIRE(j["parameters"].size() == 7);
+  for (const auto& p : j["parameters"]) {
+    const std::string name = p["name"];
+    INFO(name);
+    REQUIRE(e.count(name) == 1);
+    CHECK(p["identified"].get<bool>() == e.at(name).identified);
+    CHECK(p["estimate"].get<double>() == doctest::Approx(e.at(name).value).epsilon(1e-5));
+    if (p["std_dev"].is_null()) CHECK(std::isnan(e.at(name).sd));
+    else CHECK(p["std_dev"].get<double>() == doctest::Approx(e.at(name).sd).epsilon(1e-2));
+  }
+  REQUIRE(j["undetermined"].size() == 1);
+  CHECK(j["undetermined"][0] == nlohmann::json::array({"linear_damping/v"}));
+  CHECK(j["rank"].get<int>() == 6);
+  CHECK(text.output.find("rank of J 6 of 7") != std::string::npos);
+  const auto& c = j["correlation"];
+  REQUIRE(c.size() == 7);
+  CHECK(c[0][0].get<double>() == doctest::Approx(1.0));
+  CHECK(c[0][1].get<double>() == doctest::Approx(c[1][0].get<double>()));
+  // The free-run RMSE of the validation recording with the fitted values: u is the first number
+  // of the text's last "fitted" row for b.measured.csv.
+  std::istringstream report(text.output);
+  std::string row;
+  double report_u = NAN, report_r = NAN;
+  while (std::getline(report, row))
+    if (row.find("b.measured.csv") != std::string::npos && row.find(" fitted ") != std::string::npos) {
+      std::istringstream cells(row.substr(row.find(" fitted ") + 8));
+      double v[6];
+      for (double& x : v) cells >> x;
+      report_u = v[0], report_r = v[5];
+    }
+  int found = 0;
+  for (const auto& r : j["rmse"])
+    if (r["set"] == "validation" && r["run"] == "free" && r["model"] == "fitted") {
+      ++found;
+      CHECK(r["recording"] == "b.measured.csv");
+      CHECK(r["rmse"]["u"].get<double>() == doctest::Approx(report_u).epsilon(5e-3));
+      CHECK(r["rmse"]["r"].get<double>() == doctest::Approx(report_r).epsilon(5e-3));
+    }
+  CHECK(found == 1);
+  CHECK(j["rmse"].size() == 8);  // 2 recordings × windows, free run × scenario, fitted
+}
+
+// Motor PWM over 24 s: one surge command held from the start (motors 1–4), nothing else.
+std::string steady_surge_csv() {
+  std::string out = "time,m1,m2,m3,m4,m5,m6,m7,m8\n";
+  for (int k = 0; k <= 48; ++k) out += std::to_string(0.5 * k) + ",1430,1430,1570,1570,1500,1500,1500,1500\n";
+  return out;
+}
+
+TEST_CASE("identify --vehicle: thrust scales that the data cannot tell from each other or from the damping are reported so") {
+  const fs::path dir = fresh_dir("identify_vehicle_scales_apart");
+  // 1. The global scale with all eight thrusters' own: the global is their common factor, so
+  //    one direction of the nine is not seen at all (exactly, to first order).
+  make_recording(dir, 0.0, {}, 1, "a");
+  std::string all = " --unknown thrust_scale";
+  for (int k = 1; k <= 8; ++k) all += ",thrust_scale/motor" + std::to_string(k);
+  const auto nine = run_sim("identify --vehicle --record a.yaml a.measured.csv --max-iterations 2" + all, dir);
+  INFO(nine.output);
+  REQUIRE(nine.exit_code == 0);
+  const bool undetermined = nine.output.find("not determined by the data (only a combination of them): thrust_scale") != std::string::npos;
+  const bool correlated = nine.output.find("estimates correlated by 0.9 or more") != std::string::npos &&
+                          nine.output.find("thrust_scale – thrust_scale/motor") != std::string::npos;
+  CHECK((undetermined || correlated));
+  // 2. Surge held at one speed (the windows after 12 s, when it has settled) with the drag acting
+  //    at the thrusters' height: thrust·scale = drag(u) is all the data say, so the scale of
+  //    the surge thrusters and the quadratic surge damping come only as a ratio.
+  uwsim::test::write_file(dir / "steady.csv", steady_surge_csv());
+  uwsim::test::write_file(dir / "s.yaml", scenario_yaml("steady.csv"));
+  std::vector<std::string> truth = kTruth;
+  truth.push_back("bodies.heavy/rov.center_of_drag=[0.0, 0.0, 0.085]");
+  const uwsim::test::Recording rec = uwsim::test::record((dir / "s.yaml").string(), truth);
+  uwsim::test::write_file(dir / "m.csv", measured_csv(rec, {0.0, 0.0, true}, 51));
+  std::string sets;
+  for (const std::string& t : truth)
+    if (t.find("initial") == std::string::npos) sets += " --set \"" + t + "\"";
+  const auto steady = run_sim("identify --vehicle --record s.yaml m.csv --from 12 --window 4 --max-iterations 2 --unknown thrust_scale,quadratic_damping/u" + sets, dir);
+  INFO(steady.output);
+  REQUIRE(steady.exit_code == 0);
+  CHECK((steady.output.find("not determined by the data (only a combination of them): thrust_scale quadratic_damping/u") != std::string::npos ||
+         steady.output.find("thrust_scale – quadratic_damping/u: ") != std::string::npos));
+  // The first 12 s, the speed rising from rest, where the known added mass sets how fast: the
+  // two come apart (still correlated, 0.94 here, but the scaled J far from singular).
+  const auto rising = run_sim("identify --vehicle --record s.yaml m.csv --to 12 --window 4 --max-iterations 2 --unknown thrust_scale,quadratic_damping/u" + sets, dir);
+  INFO(rising.output);
+  REQUIRE(rising.exit_code == 0);
+  CHECK(rising.output.find("not determined") == std::string::npos);
+  CHECK(rising.output.find("thrust_scale – quadratic_damping/u: 1\n") == std::string::npos);
+  const auto scaled_condition = [](const std::string& report) {
+    const std::string key = "columns scaled to unit norm: ";
+    return std::strtod(report.c_str() + report.find(key) + key.size(), nullptr);
+  };
+  CHECK(scaled_condition(rising.output) < 100.0);
+  CHECK(scaled_condition(steady.output) > 1e4);
 }
