@@ -20,7 +20,7 @@
 
 namespace uwsim::scenario {
 
-enum class ValueKind { number, vector, choice, string, table, custom };
+enum class ValueKind { number, vector, choice, string, table, list, custom };
 
 struct TableInfo;
 
@@ -35,7 +35,7 @@ struct KeyInfo {
   std::vector<std::string> options;     // a choice's words
   bool required = false;
   std::string default_json;             // the struct's default as JSON ("" = none shown)
-  std::function<TableInfo()> sub;       // a table: its keys
+  std::function<TableInfo()> sub;       // a table: its keys; a list: its items' keys
   std::string_view schema;              // custom: the value's JSON schema, but "description"
 };
 
@@ -51,6 +51,9 @@ struct TableInfo {
   std::string_view doc;
   std::vector<KeyInfo> keys;
   std::vector<Exclusive> exclusive;
+  // Groups of keys of which at least one must be given (`inertia` or a `shape` to derive it
+  // from); the section reader reports none, in its own words.
+  std::vector<std::vector<std::string_view>> one_needed;
   bool nullable = false;                // an empty key ("initial:") means the defaults
 };
 
@@ -62,6 +65,11 @@ struct Row {
 
   Row&& needed() && {
     info.required = true;
+    return std::move(*this);
+  }
+  // A default the row's kind cannot take from the struct (a custom key's), as JSON.
+  Row&& with_default(std::string json) && {
+    info.default_json = std::move(json);
     return std::move(*this);
   }
   // The struct's default is not what an absent key means (a shape derives it, say).
@@ -184,6 +192,15 @@ Row<S> sub_table(std::string_view key, T S::*member, const Table<T>& (*sub)(), s
   return sub_table<S, T>(key, doc, sub, [member, sub](Reader& r, const Field& f, S& out) {
     if (!f.value.IsNull()) read_table(r, f, sub(), out.*member);
   });
+}
+
+// A list (or null: none) of mappings of the keys of `item`, read by `read`.
+template <class S>
+Row<S> list_of(std::string_view key, std::string_view doc, std::function<TableInfo()> item,
+               std::function<void(Reader&, const Field&, S&)> read) {
+  KeyInfo info = key_info(key, ValueKind::list, doc);
+  info.sub = std::move(item);
+  return {std::move(info), std::move(read)};
 }
 
 // A key read by hand (a name checked against another section, a value whose form decides its

@@ -25,6 +25,12 @@ const Table<ShapeSpec>& box_table();
 // The values `derived` holds (sim writes them; they are checked, never used).
 const Table<BodySpec>& derived_table();
 
+// A `visual` item's keys (read_visuals.cpp).
+TableInfo visual_item_info();
+// A body's keys, and those of them a manipulator's link shares (all but `name`).
+const Table<BodySpec>& body_table();
+const Table<BodySpec>& body_property_table();
+
 // read_joints.cpp, read_connectors.cpp
 const Table<JointPlacementSpec>& dh_table();
 const Table<JointPlacementSpec>& mdh_table();
