@@ -194,6 +194,15 @@ Row<S> sub_table(std::string_view key, T S::*member, const Table<T>& (*sub)(), s
   });
 }
 
+// A row of T's used in S's table, reading into S's member `part` (a struct inside the spec).
+template <class S, class T>
+Row<S> inside(T S::*part, Row<T> row) {
+  std::function<void(Reader&, const Field&, S&)> read;
+  if (row.read)
+    read = [part, inner = std::move(row.read)](Reader& r, const Field& f, S& out) { inner(r, f, out.*part); };
+  return {std::move(row.info), std::move(read)};
+}
+
 // A list (or null: none) of mappings of the keys of `item`, read by `read`.
 template <class S>
 Row<S> list_of(std::string_view key, std::string_view doc, std::function<TableInfo()> item,

@@ -178,6 +178,7 @@ std::vector<SchemaSection> generated_schema_sections() {
   add("/properties/compliance", compliance_table().describe);
   add("/properties/simulation", simulation_table().describe);
   add("/properties/forces/items", force_table().describe);
+  add("/properties/thrusters/items", thruster_info());
   add("/properties/bodies/items", body_table().describe);
   // A link's body keys (its name, joint and the `initial` it may not have are its own).
   for (const KeyInfo& k : body_property_table().describe.keys)
