@@ -188,7 +188,9 @@ std::vector<SchemaSection> generated_schema_sections() {
     add(place + "/dh", dh_table().describe);
     add(place + "/mdh", mdh_table().describe);
   }
-  add("/properties/connectors/items/properties/relative_pose", relative_pose_table().describe);
+  add("/properties/connectors/items", connector_info());
+  add("/properties/trim", trim_info());
+  add("/properties/include/items", include_info());
   out.push_back({scenario, "/properties/sensors", sensors_schema().dump()});
   return out;
 }

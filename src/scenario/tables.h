@@ -42,11 +42,18 @@ const Table<BodySpec>& body_property_table();
 // A thruster's keys (read_actuation.cpp).
 TableInfo thruster_info();
 
+// An `include` item's keys (includes.cpp).
+TableInfo include_info();
+
+// The `trim` block's keys (read_trim.cpp).
+TableInfo trim_info();
+
 // read_joints.cpp, read_connectors.cpp
 const Table<JointPlacementSpec>& dh_table();
 const Table<JointPlacementSpec>& mdh_table();
 const Table<JointPlacementSpec>& origin_table();
 const Table<ConnectorSpec>& relative_pose_table();
+TableInfo connector_info();  // a connector's keys
 
 // read_sensors.cpp: the keys every sensor has, then one table per type for its parameters.
 const Table<sensors::SensorParameters>& sensor_table();
