@@ -177,7 +177,8 @@ Row<S> choice(std::string_view key, E S::*member, std::vector<std::pair<std::str
           }};
 }
 
-// A mapping of the keys of `sub`, read by `read` (which calls read_table).
+// A mapping of the keys of `sub`, read by `read` (which calls read_table), or, with no `read`,
+// by the section reader (the row documents it).
 template <class S, class T>
 Row<S> sub_table(std::string_view key, std::string_view doc, const Table<T>& (*sub)(),
              std::function<void(Reader&, const Field&, S&)> read) {
@@ -186,11 +187,12 @@ Row<S> sub_table(std::string_view key, std::string_view doc, const Table<T>& (*s
   return {std::move(info), std::move(read)};
 }
 
-// A mapping read by its own table into the member `member`.
+// A mapping read by its own table into the member `member`; an empty value ("key:") means the
+// defaults where the table allows it (nullable), else it is reported as no mapping.
 template <class S, class T>
 Row<S> sub_table(std::string_view key, T S::*member, const Table<T>& (*sub)(), std::string_view doc) {
   return sub_table<S, T>(key, doc, sub, [member, sub](Reader& r, const Field& f, S& out) {
-    if (!f.value.IsNull()) read_table(r, f, sub(), out.*member);
+    if (!f.value.IsNull() || !sub().describe.nullable) read_table(r, f, sub(), out.*member);
   });
 }
 
@@ -223,7 +225,8 @@ Row<S> custom(std::string_view key, std::string_view doc, std::string_view schem
 }
 
 // A key the section reader reads itself (a name checked against another section, a time
-// checked against another key): the table lists and documents it, read_table leaves it.
+// checked against another key): the table lists and documents it, and read_table reports it
+// missing when it is needed, but leaves its value to the section reader.
 template <class S>
 Row<S> by_hand(std::string_view key, std::string_view doc, std::string_view schema) {
   KeyInfo info = key_info(key, ValueKind::custom, doc);

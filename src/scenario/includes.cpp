@@ -100,7 +100,7 @@ struct Placement {
 // An include item as written: its file and where the part goes (`name` and `set` are read by
 // Resolver::include: a name checked against the others, overrides applied to the part).
 struct IncludeItem {
-  std::string file;
+  std::optional<std::string> file;  // absent after a problem
   Placement placement;
 };
 
@@ -113,7 +113,12 @@ const Table<IncludeItem>& include_table() {
                            "axes)",
                            R"({"type": "string", "minLength": 1})",
                            [](Reader& r, const Field& f, IncludeItem& item) {
-                             if (auto s = r.string(f)) item.file = *s;
+                             if (auto s = r.string(f)) {
+                               if (s->empty())
+                                 r.error(f, "expected a file name, got an empty string");
+                               else
+                                 item.file = *s;
+                             }
                            })
            .needed(),
        by_hand<IncludeItem>(
@@ -280,14 +285,17 @@ class Resolver {
 
   void include(YAML::Node& doc, const fs::path& path, int depth, const Field& item,
                std::map<std::string, std::string>& names) {
+    // An unknown key is reported but does not stop the part from being placed; a wrong value
+    // of a known key does (nothing of the part is read).
+    Mapping m(reader_, item, include_table().keys());
+    if (!m.ok()) return;
     const std::size_t before = reader_.diagnostics().size();
     IncludeItem given;
-    Mapping m = read_table(reader_, item, include_table(), given);
-    if (!m.ok()) return;
+    read_rows(reader_, m, item, include_table(), given);
     const Field file = m.get("file");
     const Field name = m.get("name");
-    const auto file_text = file.present() ? std::optional<std::string>(given.file) : std::nullopt;
-    auto name_text = name.present() ? reader_.string(name) : std::nullopt;
+    const std::optional<std::string>& file_text = given.file;
+    auto name_text = reader_.string(name);
     bool ok = file_text.has_value() && name_text.has_value() && reader_.diagnostics().size() == before;
     if (name_text) {
       if (const std::string why = name_problem(*name_text); !why.empty()) {
@@ -305,10 +313,6 @@ class Resolver {
     const Field set = m.get("set");
     if (set.present() && !set.value.IsNull() && !set.value.IsMap()) {
       reader_.error(set, "expected a mapping of key paths to values, e.g. bodies.rov.mass: 12");
-      ok = false;
-    }
-    if (file_text && file_text->empty()) {
-      reader_.error(file, "expected a file name, got an empty string");
       ok = false;
     }
     if (!ok) return;

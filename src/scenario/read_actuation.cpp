@@ -138,11 +138,13 @@ const Table<actuation::ThrusterParameters>& shaft_speed_table() {
   return table;
 }
 
-// The checks across a shaft_speed mapping's keys (its table has read the values).
-void check_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
-  Mapping m = read_table(r, f, shaft_speed_table(), t);
+// A shaft_speed mapping: exactly one map, and the keys that go with it (the power law's
+// neutral and dead band are read only with it).
+void read_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
+  const Table<actuation::ThrusterParameters>& table = shaft_speed_table();
+  Mapping m(r, f, table.keys());
   if (!m.ok()) return;
-  if (!m.has("power_law") && !m.has("table")) {
+  if (m.has("power_law") == m.has("table")) {
     r.error(f, "expected the shaft speed map as 'power_law' (eq. 39, with 'neutral' and "
                "'dead_band') or as 'table' rows [command, rad/s], exactly one");
     return;
@@ -150,9 +152,11 @@ void check_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters&
   if (m.has("table")) {
     for (const char* key : {"neutral", "dead_band"})
       if (m.has(key)) r.error(m.get(key), "goes with 'power_law', not with 'table'");
+    table.row("table")->read(r, m.get("table"), t);
     return;
   }
-  if (m.has("power_law") && !m.has("neutral")) {
+  read_rows(r, m, f, table, t);
+  if (!m.has("neutral")) {
     m.require("neutral");
     return;
   }
@@ -169,7 +173,7 @@ const Table<actuation::ThrusterParameters>& propeller_table() {
            .no_default(),
        number("advance_coefficient", &ThrusterParameters::advance_coefficient, Sign::any, "N/((rad/s)(m/s))",
               "T_|ω|u (N/((rad/s)(m/s))); negative: thrust drops with forward speed"),
-       sub_table<ThrusterParameters, ThrusterParameters>("shaft_speed", "", &shaft_speed_table, check_shaft_speed)
+       sub_table<ThrusterParameters, ThrusterParameters>("shaft_speed", "", &shaft_speed_table, read_shaft_speed)
            .needed()});
   return table;
 }
@@ -177,8 +181,8 @@ const Table<actuation::ThrusterParameters>& propeller_table() {
 constexpr std::string_view kThrustTableSchema =
     R"({"type": "object", "additionalProperties": false, "properties": {"forward": {"type": "array", "description": "Rows [command, thrust ≥ 0 (N)].", "minItems": 1, "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}}, "reverse": {"type": "array", "description": "Rows [command, thrust ≤ 0 (N)], below every forward command.", "minItems": 1, "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}}}})";
 
-// The keys of a thruster. `name`, `body` and `model` (with the keys only one model takes) are
-// read by read_thruster: a name checked against the others, a body against the bodies, a
+// The keys of a thruster. `name`, `body`, `input` and `model` (with the keys only one model
+// takes) are read by read_thruster: a name checked against the others, a body against the bodies, a
 // model's own key required with it and an error with the others.
 const Table<ThrusterSpec>& thruster_table() {
   using actuation::ThrusterParameters;
@@ -208,10 +212,10 @@ const Table<ThrusterSpec>& thruster_table() {
                                              if (r.diagnostics().size() == before)
                                                s.thruster.axis_B = actuation::direction_from_angles(a.alpha, a.beta);
                                            }),
-       custom<ThrusterSpec>("input",
-                            "The command: the name of an input channel (see `inputs`), or a constant number. Its "
-                            "unit is whatever the receiver takes",
-                            command_schema(), {})
+       by_hand<ThrusterSpec>("input",
+                             "The command: the name of an input channel (see `inputs`), or a constant number. Its "
+                             "unit is whatever the receiver takes",
+                             command_schema())
            .needed(),
        custom<ThrusterSpec>("command_limits", "[min, max]: the command is clamped to this range. Absent: unbounded",
                             R"({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2})",
@@ -256,14 +260,14 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
   Mapping m = read_table(r, item, thruster_table(), spec);
   if (!m.ok()) return spec;
   const Field name = m.get("name");
-  if (auto s = name.present() ? r.string(name) : std::nullopt; s && check_name_text(r, name, *s)) {
+  if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
     if (auto [it, fresh] = names.emplace(*s, item.path); !fresh)
       r.error(name, "duplicate thruster name '" + *s + "' (also " + it->second + ")");
     else
       t.name = *s;
   }
   const Field body = m.get("body");
-  if (auto s = body.present() ? r.string(body) : std::nullopt) {
+  if (auto s = r.string(body)) {
     if (std::find(bodies.begin(), bodies.end(), *s) != bodies.end()) {
       spec.body = *s;
     } else {
@@ -274,16 +278,17 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
   }
   if (auto c = read_command(r, m.get("input"), channels)) spec.input = *c;
   const Field model_field = m.get("model");
-  const auto model = model_field.present() ? r.choice(model_field, {"linear", "table", "propeller"}) : std::nullopt;
+  const auto model = r.choice(model_field, {"linear", "table", "propeller"});
   if (model) t.model = static_cast<ThrusterModel>(*model);
   // Each model's own key: required with it, an error with the others (both table and t200:
   // reported by the table).
   const char* own[] = {"gain", "table", "propeller"};
   const bool t200 = m.has("t200");
-  if (model && *model != 1 && t200) r.error(m.get("t200"), "applies to model 'table' only");
+  const bool both = t200 && m.has("table");  // reported by the table, once
+  if (model && *model != 1 && t200 && !both) r.error(m.get("t200"), "applies to model 'table' only");
   for (std::size_t k = 0; model && k < 3; ++k) {
     const Field f = m.get(own[k]);
-    if (k == 1 && *model == 1 && t200) continue;  // the table comes from the sheets
+    if (k == 1 && ((*model == 1 && t200) || both)) continue;  // the table comes from the sheets
     if (k == *model && !f.present())
       r.report(item.value.Mark(), item.path, item.path + ": missing required key '" + own[k] + (k == 1 ? "' (or 't200')" : "'") + " for model '" + model_field.value.Scalar() + "'");
     else if (k != *model && f.present())

@@ -358,7 +358,7 @@ const Table<BodySpec>& derived_table() {
         {"quadratic_damping", "Quadratic damping magnitudes, Fossen order"}};
     std::vector<Row<BodySpec>> rows = coefficient_rows();
     for (Row<BodySpec>& row : rows) {
-      row.info.doc = held.at(row.info.key);
+      if (auto it = held.find(row.info.key); it != held.end()) row.info.doc = it->second;  // else the body's
       row = std::move(row).no_default();
     }
     return make_table<BodySpec>(
@@ -376,12 +376,14 @@ const Table<BodySpec>& body_property_table() {
   static const auto table = [] {
     std::vector<Row<BodySpec>> rows;
     rows.push_back(number("mass", &BodySpec::mass, Sign::positive, "kg", "Dry mass (kg)").needed().no_default());
-    for (Row<BodySpec>& row : coefficient_rows()) rows.push_back(std::move(row));
-    rows.push_back(vector("linear_damping", &BodySpec::linear_damping, Sign::non_negative, "",
-                          "Linear damping magnitudes in Fossen order [u v w p q r] (N s/m for translation, N m "
-                          "s/rad for rotation), each ≥ 0. They act at center_of_drag"));
-    // Keep the order of the hand-written schema: quadratic damping after linear.
-    std::rotate(rows.end() - 2, rows.end() - 1, rows.end());
+    for (Row<BodySpec>& row : coefficient_rows()) {
+      // Linear damping (a body's own: no shape derives it) before quadratic.
+      if (row.info.key == "quadratic_damping")
+        rows.push_back(vector("linear_damping", &BodySpec::linear_damping, Sign::non_negative, "",
+                              "Linear damping magnitudes in Fossen order [u v w p q r] (N s/m for translation, N "
+                              "m s/rad for rotation), each ≥ 0. They act at center_of_drag"));
+      rows.push_back(std::move(row));
+    }
     rows.push_back(sub_table<BodySpec, ShapeSpec>("shape", "", &shape_table, {}));
     rows.push_back(list_of<BodySpec>(
         "visual",

@@ -76,7 +76,7 @@ ConnectorSpec read_connector(Reader& r, const Field& f, const std::vector<std::s
   Mapping m = read_table(r, f, connector_table(), c);
   if (!m.ok()) return c;
   const Field name = m.get("name");
-  if (auto s = name.present() ? r.string(name) : std::nullopt; s && check_name_text(r, name, *s)) {
+  if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
     if (auto [it, fresh] = names.emplace(*s, f.path); !fresh) r.error(name, "duplicate connector name '" + *s + "' (also " + it->second + ")");
     else c.name = *s;
   }

@@ -93,7 +93,8 @@ std::vector<VariableRef> read_variables(Reader& r, const Field& field, const Nam
   return out;
 }
 
-// What a variable is, for both lists.
+// What a variable is, for both lists: a macro, so that it joins the docs as literals (a row's doc
+// is a string_view into static text).
 #define UWSIM_TRIM_VARIABLE                                                                                        \
   " A variable: bodies.<free body>.{north,east,down} (m, NED), bodies.<free body>.{roll,pitch,yaw} (rad, ZYX), " \
   "bodies.<free body>.{u,v,w,p,q,r} (body frame), joints.<joint>.{position,velocity}, thrusters.<thruster with "  \

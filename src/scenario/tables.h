@@ -35,7 +35,8 @@ const Table<BodySpec>& derived_table();
 
 // A `visual` item's keys (read_visuals.cpp).
 TableInfo visual_item_info();
-// A body's keys, and those of them a manipulator's link shares (all but `name`).
+// A body's keys, and those of them a manipulator's link shares (all but `name`; a link may not
+// have `initial`, so its schema leaves that out).
 const Table<BodySpec>& body_table();
 const Table<BodySpec>& body_property_table();
 
