@@ -20,7 +20,7 @@
 
 namespace uwsim::scenario {
 
-enum class ValueKind { number, vector, choice, string, table, custom };
+enum class ValueKind { number, vector, choice, string, table, list, custom };
 
 struct TableInfo;
 
@@ -35,7 +35,7 @@ struct KeyInfo {
   std::vector<std::string> options;     // a choice's words
   bool required = false;
   std::string default_json;             // the struct's default as JSON ("" = none shown)
-  std::function<TableInfo()> sub;       // a table: its keys
+  std::function<TableInfo()> sub;       // a table: its keys; a list: its items' keys
   std::string_view schema;              // custom: the value's JSON schema, but "description"
 };
 
@@ -51,6 +51,9 @@ struct TableInfo {
   std::string_view doc;
   std::vector<KeyInfo> keys;
   std::vector<Exclusive> exclusive;
+  // Groups of keys of which at least one must be given (`inertia` or a `shape` to derive it
+  // from); the section reader reports none, in its own words.
+  std::vector<std::vector<std::string_view>> one_needed;
   bool nullable = false;                // an empty key ("initial:") means the defaults
 };
 
@@ -62,6 +65,11 @@ struct Row {
 
   Row&& needed() && {
     info.required = true;
+    return std::move(*this);
+  }
+  // A default the row's kind cannot take from the struct (a custom key's), as JSON.
+  Row&& with_default(std::string json) && {
+    info.default_json = std::move(json);
     return std::move(*this);
   }
   // The struct's default is not what an absent key means (a shape derives it, say).
@@ -169,7 +177,8 @@ Row<S> choice(std::string_view key, E S::*member, std::vector<std::pair<std::str
           }};
 }
 
-// A mapping of the keys of `sub`, read by `read` (which calls read_table).
+// A mapping of the keys of `sub`, read by `read` (which calls read_table), or, with no `read`,
+// by the section reader (the row documents it).
 template <class S, class T>
 Row<S> sub_table(std::string_view key, std::string_view doc, const Table<T>& (*sub)(),
              std::function<void(Reader&, const Field&, S&)> read) {
@@ -178,12 +187,31 @@ Row<S> sub_table(std::string_view key, std::string_view doc, const Table<T>& (*s
   return {std::move(info), std::move(read)};
 }
 
-// A mapping read by its own table into the member `member`.
+// A mapping read by its own table into the member `member`; an empty value ("key:") means the
+// defaults where the table allows it (nullable), else it is reported as no mapping.
 template <class S, class T>
 Row<S> sub_table(std::string_view key, T S::*member, const Table<T>& (*sub)(), std::string_view doc) {
   return sub_table<S, T>(key, doc, sub, [member, sub](Reader& r, const Field& f, S& out) {
-    if (!f.value.IsNull()) read_table(r, f, sub(), out.*member);
+    if (!f.value.IsNull() || !sub().describe.nullable) read_table(r, f, sub(), out.*member);
   });
+}
+
+// A row of T's used in S's table, reading into S's member `part` (a struct inside the spec).
+template <class S, class T>
+Row<S> inside(T S::*part, Row<T> row) {
+  std::function<void(Reader&, const Field&, S&)> read;
+  if (row.read)
+    read = [part, inner = std::move(row.read)](Reader& r, const Field& f, S& out) { inner(r, f, out.*part); };
+  return {std::move(row.info), std::move(read)};
+}
+
+// A list (or null: none) of mappings of the keys of `item`, read by `read`.
+template <class S>
+Row<S> list_of(std::string_view key, std::string_view doc, std::function<TableInfo()> item,
+               std::function<void(Reader&, const Field&, S&)> read) {
+  KeyInfo info = key_info(key, ValueKind::list, doc);
+  info.sub = std::move(item);
+  return {std::move(info), std::move(read)};
 }
 
 // A key read by hand (a name checked against another section, a value whose form decides its
@@ -197,7 +225,8 @@ Row<S> custom(std::string_view key, std::string_view doc, std::string_view schem
 }
 
 // A key the section reader reads itself (a name checked against another section, a time
-// checked against another key): the table lists and documents it, read_table leaves it.
+// checked against another key): the table lists and documents it, and read_table reports it
+// missing when it is needed, but leaves its value to the section reader.
 template <class S>
 Row<S> by_hand(std::string_view key, std::string_view doc, std::string_view schema) {
   KeyInfo info = key_info(key, ValueKind::custom, doc);

@@ -11,6 +11,7 @@
 #include "scenario/overrides.h"
 #include "scenario/read_file.h"
 #include "scenario/sections.h"
+#include "scenario/tables.h"
 #include "scenario/urdf_part.h"
 #include "scenario/yaml_reader.h"
 #include "spatial/rotation.h"
@@ -95,6 +96,51 @@ struct Placement {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
   std::optional<Eigen::Vector3d> rpy;  // absent: attitudes stay as written
 };
+
+// An include item as written: its file and where the part goes (`name` and `set` are read by
+// Resolver::include: a name checked against the others, overrides applied to the part).
+struct IncludeItem {
+  std::optional<std::string> file;  // absent after a problem
+  Placement placement;
+};
+
+const Table<IncludeItem>& include_table() {
+  static const auto table = make_table<IncludeItem>(
+      "A part placed in the scenario under a name",
+      {custom<IncludeItem>("file",
+                           "The part's file, relative to the including file: YAML, or a URDF robot (a name ending "
+                           "in .urdf, read with urdfdom; links with mass become bodies, joints joints, in NED/SNAME "
+                           "axes)",
+                           R"({"type": "string", "minLength": 1})",
+                           [](Reader& r, const Field& f, IncludeItem& item) {
+                             if (auto s = r.string(f)) {
+                               if (s->empty())
+                                 r.error(f, "expected a file name, got an empty string");
+                               else
+                                 item.file = *s;
+                             }
+                           })
+           .needed(),
+       by_hand<IncludeItem>(
+           "name", "Unique among this file's includes; prefixes the part's names: NAME/<body>",
+           R"({"type": "string", "minLength": 1, "pattern": "^(?!/)(?!.*/$)(?!.*//)(?!(.*/)?\\.\\.?(/|$))[^\\u0000-\\u001f\\u007f]+$", "maxLength": 255})")
+           .needed(),
+       inside(&IncludeItem::placement,
+              vector("position", &Placement::position, Sign::any, "m",
+                     "Moves the part's free bodies' initial positions, NED (m). Not for parts fixed to `world`")),
+       custom<IncludeItem>("rpy",
+                           "Turns the part's free bodies (position and attitude) about the world origin before "
+                           "`position` (rad, ZYX). Absent: the attitudes stay as written",
+                           R"({"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3})",
+                           [](Reader& r, const Field& f, IncludeItem& item) {
+                             if (auto v = r.numbers(f, 3, Sign::any, "rad")) item.placement.rpy = Eigen::Vector3d(*v);
+                           }),
+       by_hand<IncludeItem>("set",
+                            "Overrides of the part, before its names are prefixed: key paths as for --set "
+                            "(bodies.rov.mass: 12)",
+                            R"({"type": ["object", "null"], "additionalProperties": true})")});
+  return table;
+}
 
 // Composes the placement with the initial pose of one free root body. Values that do not
 // read are left alone: the reader reports them where they are written. Returns why the
@@ -239,13 +285,18 @@ class Resolver {
 
   void include(YAML::Node& doc, const fs::path& path, int depth, const Field& item,
                std::map<std::string, std::string>& names) {
-    Mapping m(reader_, item, {"file", "name", "position", "rpy", "set"});
+    // An unknown key is reported but does not stop the part from being placed; a wrong value
+    // of a known key does (nothing of the part is read).
+    Mapping m(reader_, item, include_table().keys());
     if (!m.ok()) return;
-    const Field file = m.require("file");
-    const Field name = m.require("name");
-    const auto file_text = reader_.string(file);
+    const std::size_t before = reader_.diagnostics().size();
+    IncludeItem given;
+    read_rows(reader_, m, item, include_table(), given);
+    const Field file = m.get("file");
+    const Field name = m.get("name");
+    const std::optional<std::string>& file_text = given.file;
     auto name_text = reader_.string(name);
-    bool ok = file_text.has_value() && name_text.has_value();
+    bool ok = file_text.has_value() && name_text.has_value() && reader_.diagnostics().size() == before;
     if (name_text) {
       if (const std::string why = name_problem(*name_text); !why.empty()) {
         reader_.error(name, why + "; the name prefixes the part's bodies, joints and "
@@ -256,28 +307,12 @@ class Resolver {
         ok = false;
       }
     }
-    Placement placement;
+    const Placement& placement = given.placement;
     const Field position = m.get("position");
     const Field rpy = m.get("rpy");
-    if (position.present()) {
-      if (auto v = reader_.numbers(position, 3, Sign::any, "m"))
-        placement.position = *v;
-      else
-        ok = false;
-    }
-    if (rpy.present()) {
-      if (auto v = reader_.numbers(rpy, 3, Sign::any, "rad"))
-        placement.rpy = Eigen::Vector3d(*v);
-      else
-        ok = false;
-    }
     const Field set = m.get("set");
     if (set.present() && !set.value.IsNull() && !set.value.IsMap()) {
       reader_.error(set, "expected a mapping of key paths to values, e.g. bodies.rov.mass: 12");
-      ok = false;
-    }
-    if (file_text && file_text->empty()) {
-      reader_.error(file, "expected a file name, got an empty string");
       ok = false;
     }
     if (!ok) return;
@@ -535,6 +570,8 @@ class Resolver {
 };
 
 }  // namespace
+
+TableInfo include_info() { return include_table().describe; }
 
 void resolve_includes(YAML::Node& root, SourceMap& sources, const ShiftedParser& parse,
                       std::vector<Diagnostic>& diagnostics) {

@@ -5,6 +5,7 @@
 
 #include "actuation/t200.h"
 #include "scenario/actuation_sections.h"
+#include "scenario/tables.h"
 
 namespace uwsim::scenario {
 
@@ -30,30 +31,6 @@ bool check_channel(Reader& r, const Field& f, const std::vector<std::string>& ch
   if (std::find(channels.begin(), channels.end(), f.value.Scalar()) != channels.end()) return true;
   r.error(f, unknown_channel(f.value.Scalar(), channels));
   return false;
-}
-
-void read_direction(Reader& r, Mapping& m, actuation::ThrusterParameters& t) {
-  const Field direction = m.get("direction");
-  const Field angles = m.get("angles");
-  if (direction.present() && angles.present()) {
-    const Field& later = after(angles.key.Mark(), direction.key.Mark()) ? angles : direction;
-    r.error(later, "give the thrust axis as 'direction' or as 'angles', not both");
-    return;
-  }
-  if (direction.present()) {
-    if (auto d = r.numbers(direction, 3, Sign::any, "")) {
-      if (d->norm() < 1e-9)
-        r.error(direction, "expected a nonzero direction (norm at least 1e-9)");
-      else
-        t.axis_B = d->normalized();
-    }
-  } else if (angles.present()) {
-    Mapping a(r, angles, {"alpha", "beta"});
-    double alpha = 0.0, beta = 0.0;
-    a.read("alpha", alpha, Sign::any, "rad", true);
-    a.read("beta", beta, Sign::any, "rad", true);
-    t.axis_B = actuation::direction_from_angles(alpha, beta);
-  }
 }
 
 void read_thrust_table(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
@@ -92,54 +69,187 @@ void read_thrust_table(Reader& r, const Field& f, actuation::ThrusterParameters&
   }
 }
 
-// `t200: {voltage: V}`: Blue Robotics' sheets at V (actuation/t200.h).
-void read_t200(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
-  Mapping m(r, f, {"voltage"});
-  if (!m.ok()) return;
-  const Field voltage = m.require("voltage");
-  const auto v = r.number(voltage, Sign::positive, "V");
-  if (!v) return;
-  if (*v < actuation::kT200MinVoltage || *v > actuation::kT200MaxVoltage) {
-    r.error(voltage, "expected a supply voltage from 10 to 20 V (the T200 sheets' range; between two "
-                     "sheets the thrust is interpolated), got " + to_text(*v) + " V");
-    return;
-  }
-  t.thrust_table = actuation::t200_thrust_table(*v);
+// The thrust axis as Nielsen et al. 2018 eq. 8's angles.
+struct AxisAngles {
+  double alpha = 0.0, beta = 0.0;
+};
+
+const Table<AxisAngles>& angles_table() {
+  static const auto table = make_table<AxisAngles>(
+      "The direction as Nielsen et al. eq. 8: [cos α cos β, −cos α sin β, sin α] (not with `direction`)",
+      {number("alpha", &AxisAngles::alpha, Sign::any, "rad", "α").needed().no_default(),
+       number("beta", &AxisAngles::beta, Sign::any, "rad", "β").needed().no_default()});
+  return table;
 }
 
+// `t200: {voltage: V}`: Blue Robotics' sheets at V (actuation/t200.h).
+const Table<actuation::ThrusterParameters>& t200_table() {
+  static const auto table = make_table<actuation::ThrusterParameters>(
+      "table (instead of `table`): Blue Robotics' T200 bollard thrust sheets (\"T200 Public Performance Data "
+      "10-20V September 2019\", 1100-1900 µs), at a supply voltage from 10 to 20 V, interpolated linearly in "
+      "voltage between the sheets (10, 12, 14, 16, 18, 20 V)",
+      {custom<actuation::ThrusterParameters>(
+           "voltage", "Supply voltage (V)", R"({"type": "number", "minimum": 10, "maximum": 20})",
+           [](Reader& r, const Field& f, actuation::ThrusterParameters& t) {
+             const auto v = r.number(f, Sign::positive, "V");
+             if (!v) return;
+             if (*v < actuation::kT200MinVoltage || *v > actuation::kT200MaxVoltage) {
+               r.error(f, "expected a supply voltage from 10 to 20 V (the T200 sheets' range; between two "
+                          "sheets the thrust is interpolated), got " + to_text(*v) + " V");
+               return;
+             }
+             t.thrust_table = actuation::t200_thrust_table(*v);
+           })
+           .needed()});
+  return table;
+}
+
+const Table<actuation::PowerLawSpeedMap>& power_law_table() {
+  using actuation::PowerLawSpeedMap;
+  static const auto table = make_table<PowerLawSpeedMap>(
+      "ω = sign(u − neutral)·max(0, a·x^(−b) + c), x = neutral + |u − neutral| (eq. 39)",
+      {number("a", &PowerLawSpeedMap::a, Sign::any, "rad/s", "a (rad/s per unit^(−b))").needed().no_default(),
+       number("b", &PowerLawSpeedMap::b, Sign::any, "", "b (1)").needed().no_default(),
+       number("c", &PowerLawSpeedMap::c, Sign::any, "rad/s", "c").needed().no_default()});
+  return table;
+}
+
+const Table<actuation::ThrusterParameters>& shaft_speed_table() {
+  using actuation::PowerLawSpeedMap;
+  using actuation::ThrusterParameters;
+  static const auto table = make_table<ThrusterParameters>(
+      "ω = f(command) (eq. 14): power_law (eq. 39) with neutral and dead_band, or table",
+      {sub_table("power_law", &ThrusterParameters::power_law, &power_law_table, ""),
+       inside(&ThrusterParameters::power_law,
+              number("neutral", &PowerLawSpeedMap::neutral, Sign::any, "", "power_law: the command of zero speed "
+                                                                            "(e.g. 1500 µs)")
+                  .no_default()),
+       inside(&ThrusterParameters::power_law,
+              number("dead_band", &PowerLawSpeedMap::dead_band, Sign::non_negative, "",
+                     "power_law: |command − neutral| at or below this gives ω = 0")),
+       custom<ThrusterParameters>(
+           "table", "Rows [command, shaft speed (rad/s)], at least 2",
+           R"({"type": "array", "minItems": 2, "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}})",
+           [](Reader& r, const Field& f, ThrusterParameters& t) {
+             if (auto rows = read_rows(r, f, 2, "command", "shaft speed (rad/s)")) t.speed_table = *rows;
+             t.speed_from_table = true;
+           })},
+      {{"the shaft speed map", {"power_law", "table"}, true}});
+  return table;
+}
+
+// A shaft_speed mapping: exactly one map, and the keys that go with it (the power law's
+// neutral and dead band are read only with it).
 void read_shaft_speed(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
-  Mapping m(r, f, {"power_law", "neutral", "dead_band", "table"});
+  const Table<actuation::ThrusterParameters>& table = shaft_speed_table();
+  Mapping m(r, f, table.keys());
   if (!m.ok()) return;
-  const Field law = m.get("power_law"), table = m.get("table");
-  if (law.present() == table.present()) {
+  if (m.has("power_law") == m.has("table")) {
     r.error(f, "expected the shaft speed map as 'power_law' (eq. 39, with 'neutral' and "
                "'dead_band') or as 'table' rows [command, rad/s], exactly one");
     return;
   }
-  if (table.present()) {
+  if (m.has("table")) {
     for (const char* key : {"neutral", "dead_band"})
       if (m.has(key)) r.error(m.get(key), "goes with 'power_law', not with 'table'");
-    if (auto rows = read_rows(r, table, 2, "command", "shaft speed (rad/s)")) t.speed_table = *rows;
-    t.speed_from_table = true;
+    table.row("table")->read(r, m.get("table"), t);
     return;
   }
-  Mapping p(r, law, {"a", "b", "c"});
-  p.read("a", t.power_law.a, Sign::any, "rad/s", true);
-  p.read("b", t.power_law.b, Sign::any, "", true);
-  p.read("c", t.power_law.c, Sign::any, "rad/s", true);
-  m.read("neutral", t.power_law.neutral, Sign::any, "", true);
-  m.read("dead_band", t.power_law.dead_band, Sign::non_negative, "");
+  read_rows(r, m, f, table, t);
+  if (!m.has("neutral")) {
+    m.require("neutral");
+    return;
+  }
   if (t.power_law.neutral + t.power_law.dead_band <= 0.0 && t.power_law.b != 0.0)
     r.error(m.get("neutral"), "expected neutral + dead_band > 0: the power law a·u^(−b) needs u > 0");
 }
 
-void read_propeller(Reader& r, const Field& f, actuation::ThrusterParameters& t) {
-  Mapping m(r, f, {"thrust_coefficient", "advance_coefficient", "shaft_speed"});
-  if (!m.ok()) return;
-  m.read("thrust_coefficient", t.thrust_coefficient, Sign::any, "N/(rad/s)^2", true);
-  m.read("advance_coefficient", t.advance_coefficient, Sign::any, "N/((rad/s)(m/s))");
-  const Field speed = m.require("shaft_speed");
-  if (speed.present()) read_shaft_speed(r, speed, t);
+const Table<actuation::ThrusterParameters>& propeller_table() {
+  using actuation::ThrusterParameters;
+  static const auto table = make_table<ThrusterParameters>(
+      "propeller: τ = T_|ω|ω·|ω|ω + T_|ω|u·|ω|·u_a (eq. 12), u_a the water speed through the disc along the axis",
+      {number("thrust_coefficient", &ThrusterParameters::thrust_coefficient, Sign::any, "N/(rad/s)²", "T_|ω|ω")
+           .needed()
+           .no_default(),
+       number("advance_coefficient", &ThrusterParameters::advance_coefficient, Sign::any, "N/((rad/s)(m/s))",
+              "T_|ω|u (N/((rad/s)(m/s))); negative: thrust drops with forward speed"),
+       sub_table<ThrusterParameters, ThrusterParameters>("shaft_speed", "", &shaft_speed_table, read_shaft_speed)
+           .needed()});
+  return table;
+}
+
+constexpr std::string_view kThrustTableSchema =
+    R"({"type": "object", "additionalProperties": false, "properties": {"forward": {"type": "array", "description": "Rows [command, thrust ≥ 0 (N)].", "minItems": 1, "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}}, "reverse": {"type": "array", "description": "Rows [command, thrust ≤ 0 (N)], below every forward command.", "minItems": 1, "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}}}})";
+
+// The keys of a thruster. `name`, `body`, `input` and `model` (with the keys only one model
+// takes) are read by read_thruster: a name checked against the others, a body against the bodies, a
+// model's own key required with it and an error with the others.
+const Table<ThrusterSpec>& thruster_table() {
+  using actuation::ThrusterParameters;
+  const auto params = &ThrusterSpec::thruster;
+  static const auto table = make_table<ThrusterSpec>(
+      "One thruster: a force along a fixed axis at a fixed point of a body",
+      {by_hand<ThrusterSpec>("name", "Unique thruster name", R"({"type": "string", "minLength": 1})").needed(),
+       by_hand<ThrusterSpec>("body", "The body it is mounted on", R"({"type": "string"})").needed(),
+       inside(params, vector("position", &ThrusterParameters::p_BoT_B, Sign::any, "m",
+                             "Where the thrust acts, from the body origin in the body frame (m)")),
+       custom<ThrusterSpec>("direction", "Direction of positive thrust in the body frame (normalised; not with `angles`)",
+                            R"({"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3})",
+                            [](Reader& r, const Field& f, ThrusterSpec& s) {
+                              if (auto d = r.numbers(f, 3, Sign::any, "")) {
+                                if (d->norm() < 1e-9)
+                                  r.error(f, "expected a nonzero direction (norm at least 1e-9)");
+                                else
+                                  s.thruster.axis_B = d->normalized();
+                              }
+                            })
+           .with_default("[1.0, 0.0, 0.0]"),
+       sub_table<ThrusterSpec, AxisAngles>("angles", "", &angles_table,
+                                           [](Reader& r, const Field& f, ThrusterSpec& s) {
+                                             AxisAngles a;
+                                             const std::size_t before = r.diagnostics().size();
+                                             read_table(r, f, angles_table(), a);
+                                             if (r.diagnostics().size() == before)
+                                               s.thruster.axis_B = actuation::direction_from_angles(a.alpha, a.beta);
+                                           }),
+       by_hand<ThrusterSpec>("input",
+                             "The command: the name of an input channel (see `inputs`), or a constant number. Its "
+                             "unit is whatever the receiver takes",
+                             command_schema())
+           .needed(),
+       custom<ThrusterSpec>("command_limits", "[min, max]: the command is clamped to this range. Absent: unbounded",
+                            R"({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2})",
+                            [](Reader& r, const Field& f, ThrusterSpec& s) {
+                              if (auto l = r.numbers(f, 2, Sign::any, "")) {
+                                if ((*l)[0] >= (*l)[1])
+                                  r.error(f, "expected [min, max] with min < max, got [" + to_text((*l)[0]) + ", " +
+                                                 to_text((*l)[1]) + "]");
+                                else
+                                  s.thruster.command_min = (*l)[0], s.thruster.command_max = (*l)[1];
+                              }
+                            }),
+       by_hand<ThrusterSpec>("model",
+                             "linear: thrust = gain·command; table: command → thrust piecewise linear (bollard "
+                             "data); propeller: eq. 12 with the shaft speed from the command",
+                             R"({"type": "string", "enum": ["linear", "table", "propeller"]})")
+           .needed(),
+       by_hand<ThrusterSpec>("gain", "linear: N per command unit", R"({"type": "number"})").with_default("1.0"),
+       by_hand<ThrusterSpec>("table",
+                             "table: rows [command, thrust (N)], reverse side (thrust ≤ 0) and forward side (thrust "
+                             "≥ 0) apart; commands strictly increasing through both; end values hold outside",
+                             kThrustTableSchema),
+       sub_table<ThrusterSpec, ThrusterParameters>("t200", "", &t200_table, {}),
+       sub_table<ThrusterSpec, ThrusterParameters>("propeller", "", &propeller_table, {}),
+       inside(params, number("time_constant", &ThrusterParameters::time_constant, Sign::non_negative, "s",
+                             "First-order spin-up time constant (s) of the shaft speed (propeller) or thrust (table, "
+                             "linear); 0: none. With it the lagged value is a state")),
+       inside(params, number("max_thrust", &ThrusterParameters::max_thrust, Sign::positive, "N",
+                             "|thrust| ≤ this (N). Absent: unbounded")),
+       inside(params, number("reaction_torque", &ThrusterParameters::reaction_torque, Sign::any, "N m/N",
+                             "Propeller reaction torque about +direction per N of thrust (N m/N); its sign is the "
+                             "propeller's handedness"))},
+      {{"the thrust axis", {"direction", "angles"}}, {"the thrust", {"table", "t200"}}});
+  return table;
 }
 
 ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::string>& bodies,
@@ -147,18 +257,16 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
                            std::map<std::string, std::string>& names) {
   ThrusterSpec spec;
   actuation::ThrusterParameters& t = spec.thruster;
-  Mapping m(r, item, {"name", "body", "position", "direction", "angles", "input", "command_limits",
-                      "model", "gain", "table", "t200", "propeller", "time_constant", "max_thrust",
-                      "reaction_torque"});
+  Mapping m = read_table(r, item, thruster_table(), spec);
   if (!m.ok()) return spec;
-  const Field name = m.require("name");
+  const Field name = m.get("name");
   if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
     if (auto [it, fresh] = names.emplace(*s, item.path); !fresh)
       r.error(name, "duplicate thruster name '" + *s + "' (also " + it->second + ")");
     else
       t.name = *s;
   }
-  const Field body = m.require("body");
+  const Field body = m.get("body");
   if (auto s = r.string(body)) {
     if (std::find(bodies.begin(), bodies.end(), *s) != bodies.end()) {
       spec.body = *s;
@@ -168,44 +276,36 @@ ThrusterSpec read_thruster(Reader& r, const Field& item, const std::vector<std::
       r.error(body, message);
     }
   }
-  m.read("position", t.p_BoT_B, Sign::any, "m");
-  read_direction(r, m, t);
-  if (auto c = read_command(r, m.require("input"), channels)) spec.input = *c;
-  const Field limits = m.get("command_limits");
-  if (auto l = r.numbers(limits, 2, Sign::any, "")) {
-    if ((*l)[0] >= (*l)[1])
-      r.error(limits, "expected [min, max] with min < max, got [" + to_text((*l)[0]) + ", " + to_text((*l)[1]) + "]");
-    else
-      t.command_min = (*l)[0], t.command_max = (*l)[1];
-  }
-  const auto model = r.choice(m.require("model"), {"linear", "table", "propeller"});
+  if (auto c = read_command(r, m.get("input"), channels)) spec.input = *c;
+  const Field model_field = m.get("model");
+  const auto model = r.choice(model_field, {"linear", "table", "propeller"});
   if (model) t.model = static_cast<ThrusterModel>(*model);
-  // Each model's own key: required with it, an error with the others.
+  // Each model's own key: required with it, an error with the others (both table and t200:
+  // reported by the table).
   const char* own[] = {"gain", "table", "propeller"};
-  const Field t200 = m.get("t200");
-  if (model && *model == 1 && t200.present() && m.has("table"))
-    r.error(t200, "give the thrust as 'table' rows or as 't200' sheets, not both");
-  else if (model && *model != 1 && t200.present())
-    r.error(t200, "applies to model 'table' only");
+  const bool t200 = m.has("t200");
+  const bool both = t200 && m.has("table");  // reported by the table, once
+  if (model && *model != 1 && t200 && !both) r.error(m.get("t200"), "applies to model 'table' only");
   for (std::size_t k = 0; model && k < 3; ++k) {
     const Field f = m.get(own[k]);
-    if (k == 1 && *model == 1 && t200.present()) continue;  // the table comes from the sheets
+    if (k == 1 && ((*model == 1 && t200) || both)) continue;  // the table comes from the sheets
     if (k == *model && !f.present())
-      r.report(item.value.Mark(), item.path, item.path + ": missing required key '" + own[k] + (k == 1 ? "' (or 't200')" : "'") + " for model '" + m.get("model").value.Scalar() + "'");
+      r.report(item.value.Mark(), item.path, item.path + ": missing required key '" + own[k] + (k == 1 ? "' (or 't200')" : "'") + " for model '" + model_field.value.Scalar() + "'");
     else if (k != *model && f.present())
       r.error(f, std::string("applies to model '") + (k == 0 ? "linear" : k == 1 ? "table" : "propeller") + "' only");
   }
-  if (model && *model == 0) m.read("gain", t.gain, Sign::any, "N per command unit");
-  if (model && *model == 1 && m.has("table") && !t200.present()) read_thrust_table(r, m.get("table"), t);
-  if (model && *model == 1 && t200.present() && !m.has("table")) read_t200(r, t200, t);
-  if (model && *model == 2 && m.has("propeller")) read_propeller(r, m.get("propeller"), t);
-  m.read("time_constant", t.time_constant, Sign::non_negative, "s");
-  m.read("max_thrust", t.max_thrust, Sign::positive, "N");
-  m.read("reaction_torque", t.reaction_torque, Sign::any, "N m/N");
+  if (model && *model == 0 && m.has("gain")) {
+    if (auto g = r.number(m.get("gain"), Sign::any, "N per command unit")) t.gain = *g;
+  }
+  if (model && *model == 1 && m.has("table") && !t200) read_thrust_table(r, m.get("table"), t);
+  if (model && *model == 1 && t200 && !m.has("table")) read_table(r, m.get("t200"), t200_table(), t);
+  if (model && *model == 2 && m.has("propeller")) read_table(r, m.get("propeller"), propeller_table(), t);
   return spec;
 }
 
 }  // namespace
+
+TableInfo thruster_info() { return thruster_table().describe; }
 
 std::optional<CommandSpec> read_command(Reader& r, const Field& f, const std::vector<std::string>& channels) {
   if (!f.present()) return std::nullopt;

@@ -292,55 +292,151 @@ const Table<ShapeSpec>& shape_table() {
   return table;
 }
 
+namespace {
+
+// A body's name: written to the output file as an HDF5 group path (check_name_text).
+constexpr std::string_view kBodyNameSchema =
+    R"({"type": "string", "minLength": 1, "not": {"const": "world"}, "pattern": "^(?!\\.\\.?(/|$))(?!.*/\\.\\.?(/|$))[^/\\u0000-\\u001f\\u007f]+(/[^/\\u0000-\\u001f\\u007f]+)*$", "maxLength": 255})";
+
+// The coefficients a body gives or its shape derives (and `derived` holds), one row each.
+std::vector<Row<BodySpec>> coefficient_rows() {
+  return {
+      custom<BodySpec>(
+          "inertia",
+          "Rotational inertia about the centre of gravity, in body axes (kg m²): either the 3 principal moments "
+          "[Ixx, Iyy, Izz] (each > 0) or a full symmetric positive-definite 3×3 matrix as a list of 3 rows. With a "
+          "`shape` and this key absent: that of a homogeneous solid of the shape's form and the body's mass, about "
+          "its centre. Required when there is no shape",
+          kInertiaSchema,
+          [](Reader& r, const Field& f, BodySpec& b) {
+            if (auto inertia = read_inertia(r, f)) b.inertia_Bcm_B = *inertia;
+          }),
+      vector("center_of_gravity", &BodySpec::p_BoBcm_B, Sign::any, "m",
+             "Centre of gravity from the body origin, body axes (m). With a `shape` and this key absent: the "
+             "shape's center"),
+      vector("center_of_buoyancy", &BodySpec::p_BoBcb_B, Sign::any, "m",
+             "Centre of buoyancy from the body origin, body axes (m). With a `shape` and this key absent: the "
+             "shape's center"),
+      vector("center_of_drag", &BodySpec::p_BoBcd_B, Sign::any, "m",
+             "Centre of drag from the body origin, body axes (m): where the linear and quadratic damping act. "
+             "With a `shape`, this key absent and neither `linear_damping` nor `quadratic_damping` given: the "
+             "shape's center (the drag is the shape's). When damping coefficients are given they are taken as "
+             "identified at the body origin (Fossen's CO), so the default stays [0, 0, 0]"),
+      number("volume", &BodySpec::volume, Sign::non_negative, "m³",
+             "Displaced volume (m³); buoyancy = water_density · gravity · volume. With a `shape` and this key "
+             "absent: the shape's volume"),
+      custom<BodySpec>(
+          "added_mass",
+          "Added mass at the body origin in Fossen order [u v w p q r] (kg, kg m, kg m²): either the 6 diagonal "
+          "values (each ≥ 0) or a full symmetric positive semi-definite 6×6 matrix as a list of 6 rows. With a "
+          "`shape` and this key absent: derived from the shape (cylinder: slender-body values moved from the "
+          "shape centre to the body origin; box: none, give it explicitly)",
+          kAddedMassSchema,
+          [](Reader& r, const Field& f, BodySpec& b) {
+            if (auto added = read_added_mass(r, f)) b.added_mass_B = *added;
+          })
+          .with_default("[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]"),
+      vector("quadratic_damping", &BodySpec::quadratic_damping, Sign::non_negative, "",
+             "Quadratic damping magnitudes in Fossen order [u v w p q r] (N s²/m² for translation, N m s²/rad² "
+             "for rotation), each ≥ 0. They act at center_of_drag. With a `shape` and this key absent: ½ρ·C_d·A "
+             "per axis from the shape, its drag_coefficients and the water density (strip theory for rotation)"),
+  };
+}
+
+}  // namespace
+
 const Table<BodySpec>& derived_table() {
-  static const auto table = make_table<BodySpec>(
-      "Written by sim into result files: values derived from `shape`. Ignored when read, re-derived from the "
-      "shape (a --set into it is an error: set the body's own key to override the shape)",
-      {number("volume", &BodySpec::volume, Sign::non_negative, "m³", "Displaced volume").no_default(),
-       vector("center_of_gravity", &BodySpec::p_BoBcm_B, Sign::any, "m", "Centre of gravity from the body origin")
-           .no_default(),
-       vector("center_of_buoyancy", &BodySpec::p_BoBcb_B, Sign::any, "m", "Centre of buoyancy from the body origin")
-           .no_default(),
-       vector("center_of_drag", &BodySpec::p_BoBcd_B, Sign::any, "m", "Where the damping acts, from the body origin")
-           .no_default(),
-       vector("quadratic_damping", &BodySpec::quadratic_damping, Sign::non_negative, "",
-              "Quadratic damping magnitudes, Fossen order")
-           .no_default(),
-       custom<BodySpec>("inertia", "Inertia about the centre of gravity, body axes (kg m²)", kInertiaSchema,
-                        [](Reader& r, const Field& f, BodySpec& b) {
-                          if (auto inertia = read_inertia(r, f)) b.inertia_Bcm_B = *inertia;
-                        }),
-       custom<BodySpec>("added_mass", "Added mass at the body origin, Fossen order", kAddedMassSchema,
-                        [](Reader& r, const Field& f, BodySpec& b) {
-                          if (auto added = read_added_mass(r, f)) b.added_mass_B = *added;
-                        })},
-      {}, true);
+  static const auto table = [] {
+    // The body's keys, each with what it holds here (no default: the shape gives every one).
+    const std::map<std::string_view, std::string_view> held = {
+        {"inertia", "Inertia about the centre of gravity, body axes (kg m²)"},
+        {"center_of_gravity", "Centre of gravity from the body origin"},
+        {"center_of_buoyancy", "Centre of buoyancy from the body origin"},
+        {"center_of_drag", "Where the damping acts, from the body origin"},
+        {"volume", "Displaced volume"},
+        {"added_mass", "Added mass at the body origin, Fossen order"},
+        {"quadratic_damping", "Quadratic damping magnitudes, Fossen order"}};
+    std::vector<Row<BodySpec>> rows = coefficient_rows();
+    for (Row<BodySpec>& row : rows) {
+      if (auto it = held.find(row.info.key); it != held.end()) row.info.doc = it->second;  // else the body's
+      row = std::move(row).no_default();
+    }
+    return make_table<BodySpec>(
+        "Written by sim into result files: values derived from `shape`. Ignored when read, re-derived from the "
+        "shape (a --set into it is an error: set the body's own key to override the shape)",
+        std::move(rows), {}, true);
+  }();
+  return table;
+}
+
+// Every key of a body but `name`: those a manipulator's link shares. `shape`, `visual`,
+// `initial` and `derived` are read by read_body_properties (what they imply reaches across
+// keys); the table documents them.
+const Table<BodySpec>& body_property_table() {
+  static const auto table = [] {
+    std::vector<Row<BodySpec>> rows;
+    rows.push_back(number("mass", &BodySpec::mass, Sign::positive, "kg", "Dry mass (kg)").needed().no_default());
+    for (Row<BodySpec>& row : coefficient_rows()) {
+      // Linear damping (a body's own: no shape derives it) before quadratic.
+      if (row.info.key == "quadratic_damping")
+        rows.push_back(vector("linear_damping", &BodySpec::linear_damping, Sign::non_negative, "",
+                              "Linear damping magnitudes in Fossen order [u v w p q r] (N s/m for translation, N "
+                              "m s/rad for rotation), each ≥ 0. They act at center_of_drag"));
+      rows.push_back(std::move(row));
+    }
+    rows.push_back(sub_table<BodySpec, ShapeSpec>("shape", "", &shape_table, {}));
+    rows.push_back(list_of<BodySpec>(
+        "visual",
+        "What `sim replay` draws for the body instead of its `shape` or the box of its inertia: a list of solids "
+        "in the body frame. Never read by the model (no mass, buoyancy or drag comes from it). A URDF part's "
+        "<visual> elements become this list",
+        &visual_item_info, {}));
+    rows.push_back(sub_table<BodySpec, BodySpec>("derived", "", &derived_table, {}));
+    rows.push_back(sub_table<BodySpec, BodyInitialSpec>("initial", "", &body_initial_table, {}));
+    Table<BodySpec> t = make_table<BodySpec>("", std::move(rows));
+    t.describe.one_needed = {{"inertia", "shape"}};
+    return t;
+  }();
+  return table;
+}
+
+const Table<BodySpec>& body_table() {
+  static const auto table = [] {
+    std::vector<Row<BodySpec>> rows;
+    rows.push_back(by_hand<BodySpec>(
+                       "name",
+                       "Unique body name; forces, joints and --set address the body by it. 'world' is reserved. "
+                       "Written to the output file as an HDF5 group path: '/'-separated non-empty parts (no "
+                       "leading or trailing '/', no '//'), no part '.' or '..', no control characters. No body name "
+                       "may begin with another body's name and '/' (`rov` and `rov/hull`), counting the names "
+                       "manipulators expand to",
+                       kBodyNameSchema)
+                       .needed());
+    for (const Row<BodySpec>& row : body_property_table().rows) rows.push_back(row);
+    Table<BodySpec> t = make_table<BodySpec>(
+        "A rigid body. Body frame B: x forward, y starboard, z down (SNAME). Give `inertia`, or a `shape` to "
+        "derive it from",
+        std::move(rows));
+    t.describe.one_needed = body_property_table().describe.one_needed;
+    return t;
+  }();
   return table;
 }
 
 const std::vector<std::string>& body_keys() {
-  static const std::vector<std::string> keys = {
-      "name", "mass", "inertia", "center_of_gravity", "center_of_buoyancy", "center_of_drag",
-      "volume", "added_mass", "linear_damping", "quadratic_damping", "shape", "initial",
-      "derived", "visual"};
+  static const std::vector<std::string> keys = body_table().keys();
   return keys;
 }
 
 void read_body_properties(Reader& r, Mapping& m, const Field& item, const EnvironmentSpec& env,
                           BodySpec& b, BodySource& source) {
   source.item = item;
-  bool mass_known = false;
-  if (auto mass = r.number(m.require("mass"), Sign::positive, "kg")) {
-    b.mass = *mass;
-    mass_known = true;
-  }
   const Field shape = m.get("shape");
-  const bool shape_ok = shape.present() && read_shape(r, shape, b.shape);
+  read_rows(r, m, item, body_property_table(), b);
   // With a shape the inertia defaults to that of a homogeneous solid.
   if (!shape.present()) m.require("inertia");
-  // The keys `derived` may hold, read as there (inertia, added mass, centres, volume, drag).
-  read_rows(r, m, item, derived_table(), b);
-  m.read("linear_damping", b.linear_damping, Sign::non_negative, "");
+  const bool mass_known = b.mass > 0.0;  // else the missing or invalid mass is reported
+  const bool shape_ok = shape.present() && read_shape(r, shape, b.shape);
   b.visuals = read_visuals(r, m.get("visual"));
   source.initial = m.get("initial");
   b.initial = read_initial(r, source.initial);

@@ -46,20 +46,41 @@ void read_pair(Reader& r, const Field& f, const std::vector<std::string>& known,
   c.second = names[1];
 }
 
+// The keys of a connector. `name` (checked against the others), `bodies` (against the bodies)
+// and `relative_pose` (checked against the initial poses, later) are read by read_connector.
+const Table<ConnectorSpec>& connector_table() {
+  static const auto table = make_table<ConnectorSpec>(
+      "A connector between `bodies[0]` (first) and `bodies[1]` (second). Output: /connectors/NAME/wrench (force and "
+      "moment on the first body at `point`, first body's frame) and /connectors/NAME/violation",
+      {by_hand<ConnectorSpec>("name", "Unique connector name (names the output group)",
+                              R"({"type": "string", "minLength": 1})")
+           .needed(),
+       choice("type", &ConnectorSpec::type, {{"rigid", ConnectorType::rigid}, {"ball", ConnectorType::ball}},
+              "rigid: all six relative degrees of freedom locked (Nielsen et al. 2018 Def. 2.1); ball: the "
+              "connection point of both bodies held together, relative rotation free")
+           .needed()
+           .no_default(),
+       by_hand<ConnectorSpec>("bodies", "[first, second]: two different body names; the second may be 'world'",
+                              R"({"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 2, "maxItems": 2})")
+           .needed(),
+       vector("point", &ConnectorSpec::point_B, Sign::any, "m",
+              "Connection point from the first body's origin, in its frame (m)"),
+       sub_table<ConnectorSpec, ConnectorSpec>("relative_pose", "", &relative_pose_table, {})});
+  return table;
+}
+
 ConnectorSpec read_connector(Reader& r, const Field& f, const std::vector<std::string>& known,
                              std::map<std::string, std::string>& names, ConnectorSource& source) {
   ConnectorSpec c;
   source.item = f;
-  Mapping m(r, f, {"name", "type", "bodies", "point", "relative_pose"});
+  Mapping m = read_table(r, f, connector_table(), c);
   if (!m.ok()) return c;
-  const Field name = m.require("name");
+  const Field name = m.get("name");
   if (auto s = r.string(name); s && check_name_text(r, name, *s)) {
     if (auto [it, fresh] = names.emplace(*s, f.path); !fresh) r.error(name, "duplicate connector name '" + *s + "' (also " + it->second + ")");
     else c.name = *s;
   }
-  if (auto type = r.choice(m.require("type"), {"rigid", "ball"})) c.type = *type == 0 ? ConnectorType::rigid : ConnectorType::ball;
-  read_pair(r, m.require("bodies"), known, c);
-  m.read("point", c.point_B, Sign::any, "m");
+  if (const Field bodies = m.get("bodies"); bodies.present()) read_pair(r, bodies, known, c);
   source.relative_pose = m.get("relative_pose");
   if (!absent(source.relative_pose) && read_table(r, source.relative_pose, relative_pose_table(), c).ok())
     c.has_relative_pose = true;
@@ -67,6 +88,8 @@ ConnectorSpec read_connector(Reader& r, const Field& f, const std::vector<std::s
 }
 
 }  // namespace
+
+TableInfo connector_info() { return connector_table().describe; }
 
 const Table<ConnectorSpec>& relative_pose_table() {
   static const auto table = make_table<ConnectorSpec>(

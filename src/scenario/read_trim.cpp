@@ -1,6 +1,7 @@
 // The `trim` block (README "Equilibria and linear models"): unknowns, steady, time.
 #include <algorithm>
 
+#include "scenario/tables.h"
 #include "scenario/trim_sections.h"
 
 namespace uwsim::scenario {
@@ -92,16 +93,45 @@ std::vector<VariableRef> read_variables(Reader& r, const Field& field, const Nam
   return out;
 }
 
+// What a variable is, for both lists: a macro, so that it joins the docs as literals (a row's doc
+// is a string_view into static text).
+#define UWSIM_TRIM_VARIABLE                                                                                        \
+  " A variable: bodies.<free body>.{north,east,down} (m, NED), bodies.<free body>.{roll,pitch,yaw} (rad, ZYX), " \
+  "bodies.<free body>.{u,v,w,p,q,r} (body frame), joints.<joint>.{position,velocity}, thrusters.<thruster with "  \
+  "a time_constant>.state, or (unknowns only) inputs.<channel>"
+
+// The block's keys; the lists are read by read_trim (each name is checked against the scenario).
+const Table<TrimSpec>& trim_table() {
+  static const auto table = make_table<TrimSpec>(
+      "Equilibrium problem for `sim trim` and `sim linearize --trim`: the unknowns the solver varies, from the "
+      "scenario's initial values, and the variables whose rates must vanish",
+      {by_hand<TrimSpec>("unknowns", "Variables the solver varies (each once)." UWSIM_TRIM_VARIABLE,
+                         R"({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^((bodies|joints|thrusters)\\..+\\.[a-z]+|inputs\\..+)$", "maxLength": 300}})")
+           .needed(),
+       by_hand<TrimSpec>("steady",
+                         "Variables whose time derivative must vanish (not inputs). Default: every free body's u, v, "
+                         "w, p, q, r, roll and pitch, every joint's position and velocity, and every thruster "
+                         "state." UWSIM_TRIM_VARIABLE,
+                         R"({"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^(bodies|joints|thrusters)\\..+\\.[a-z]+$", "maxLength": 300}})"),
+       number("time", &TrimSpec::time, Sign::non_negative, "s",
+              "Time at which force schedules and input channels are evaluated (s)")},
+      {}, true);
+  return table;
+}
+#undef UWSIM_TRIM_VARIABLE
+
 }  // namespace
+
+TableInfo trim_info() { return trim_table().describe; }
 
 TrimSpec read_trim(Reader& r, const Field& field, const Scenario& scenario) {
   TrimSpec trim;
   if (absent(field)) return trim;
-  Mapping m(r, field, {"unknowns", "steady", "time"});
+  Mapping m = read_table(r, field, trim_table(), trim);
   if (!m.ok()) return trim;
   trim.given = true;
   const Names names(scenario);
-  const Field unknowns = m.require("unknowns");
+  const Field unknowns = m.get("unknowns");
   trim.unknowns = read_variables(r, unknowns, names, false);
   if (unknowns.present() && unknowns.value.IsSequence() && unknowns.value.size() == 0)
     r.error(unknowns, "expected at least one unknown");
@@ -109,7 +139,6 @@ TrimSpec read_trim(Reader& r, const Field& field, const Scenario& scenario) {
   trim.steady = read_variables(r, steady, names, true);
   if (steady.present() && steady.value.IsSequence() && steady.value.size() == 0)
     r.error(steady, "expected at least one variable (leave 'steady' out for the default set)");
-  m.read("time", trim.time, Sign::non_negative, "s");
   return trim;
 }
 

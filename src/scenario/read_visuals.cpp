@@ -1,7 +1,10 @@
 // A body's `visual` list: the solids `sim replay` draws for it (model/spec.h, VisualSpec). The
 // model never reads them; only mesh files are more than numbers, and they are read later, by a
 // load from the scenario's own file (visual_meshes.h).
+#include <algorithm>
+
 #include "scenario/sections.h"
+#include "scenario/tables.h"
 #include "spatial/rotation.h"
 
 namespace uwsim::scenario {
@@ -72,96 +75,174 @@ std::optional<Eigen::Vector4d> read_color(Reader& r, const Field& f) {
   return rgb ? Eigen::Vector4d((*c)[0], (*c)[1], (*c)[2], 1.0) : Eigen::Vector4d(*c);
 }
 
-void read_mesh(Reader& r, const Field& f, VisualSpec& v) {
-  v.kind = VisualSpec::Kind::mesh;
-  Mapping m(r, f, {"file", "scale"});
-  if (!m.ok()) return;
-  const Field file = m.require("file");
-  if (auto text = r.string(file)) {
-    if (text->empty())
-      r.error(file, "expected a mesh file name (.stl or .dae), got an empty string");
-    else
-      v.mesh_file = *text;
-    if (file.value.Mark().line >= 0) {
-      v.line = file.value.Mark().line + 1;
-      v.column = file.value.Mark().column + 1;
-    }
-  }
-  const Field scale = m.get("scale");
-  if (scale.present() && scale.value.IsScalar()) {
-    if (auto s = r.number(scale, Sign::positive, "")) v.scale = Vector3::Constant(*s);
-  } else if (scale.present()) {
-    if (auto s = r.numbers(scale, 3, Sign::positive, "")) v.scale = *s;
-  }
+// A `visual` item as written: each solid's own keys, then where it sits and its colour.
+struct BoxItem {
+  Vector3 size = Vector3::Zero();
+};
+struct CylinderItem {
+  double radius = 0.0, length = 0.0;
+  int axis = 0;  // x, as a shape's cylinder
+};
+struct SphereItem {
+  double radius = 0.0;
+};
+struct MeshItem {
+  std::string file;
+  Vector3 scale = Vector3::Ones();
+  int line = 0, column = 0;
+};
+struct OriginItem {
+  Vector3 xyz = Vector3::Zero(), rpy = Vector3::Zero();
+};
+struct VisualItem {
+  BoxItem box;
+  CylinderItem cylinder;
+  SphereItem sphere;
+  MeshItem mesh;
+  OriginItem origin;
+  std::optional<Eigen::Vector4d> color;
+};
+
+const Table<BoxItem>& box_item_table() {
+  static const auto table = make_table<BoxItem>(
+      "A box centred on the item's origin, edges along its axes",
+      {vector("size", &BoxItem::size, Sign::positive, "m",
+              "Edge lengths [lx, ly, lz] along the item's x, y, z axes (m), each > 0")
+           .needed()
+           .no_default()});
+  return table;
+}
+
+const Table<CylinderItem>& cylinder_item_table() {
+  static const auto table = make_table<CylinderItem>(
+      "A circular cylinder centred on the item's origin",
+      {number("radius", &CylinderItem::radius, Sign::positive, "m", "Radius").needed().no_default(),
+       number("length", &CylinderItem::length, Sign::positive, "m", "Length along its axis").needed().no_default(),
+       choice<CylinderItem, int>("axis", &CylinderItem::axis, {{"x", 0}, {"y", 1}, {"z", 2}},
+                                 "The item's axis the cylinder lies along (a URDF <cylinder> lies along z)")});
+  return table;
+}
+
+const Table<SphereItem>& sphere_item_table() {
+  static const auto table = make_table<SphereItem>(
+      "A sphere centred on the item's origin",
+      {number("radius", &SphereItem::radius, Sign::positive, "m", "Radius").needed().no_default()});
+  return table;
+}
+
+const Table<MeshItem>& mesh_item_table() {
+  static const auto table = make_table<MeshItem>(
+      "A triangle mesh from an STL (.stl) or Collada (.dae) file, its coordinates in the item's frame (Collada: "
+      "in metres by its <unit>; its <up_axis> is not applied, as URDF tools do not). Read by `sim run` (and "
+      "validate) from the scenario's own file and stored in the result file, decimated to at most 10 000 "
+      "triangles (README \"Watching and plotting a run\"); `sim replay` reads only the result file",
+      {custom<MeshItem>("file", "The mesh file, relative to the file that names it (a part's to the part), or absolute",
+                        R"({"type": "string", "minLength": 1})",
+                        [](Reader& r, const Field& f, MeshItem& mesh) {
+                          if (auto text = r.string(f)) {
+                            if (text->empty())
+                              r.error(f, "expected a mesh file name (.stl or .dae), got an empty string");
+                            else
+                              mesh.file = *text;
+                            if (f.value.Mark().line >= 0) {
+                              mesh.line = f.value.Mark().line + 1;
+                              mesh.column = f.value.Mark().column + 1;
+                            }
+                          }
+                        })
+           .needed(),
+       custom<MeshItem>("scale", "Scale along the item's axes before `origin` places it: one factor or three, each > 0",
+                        R"({"oneOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "array", "description": "[sx, sy, sz], each > 0.", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 3, "maxItems": 3}]})",
+                        [](Reader& r, const Field& f, MeshItem& mesh) {
+                          if (f.value.IsScalar()) {
+                            if (auto s = r.number(f, Sign::positive, "")) mesh.scale = Vector3::Constant(*s);
+                          } else if (auto s = r.numbers(f, 3, Sign::positive, "")) {
+                            mesh.scale = *s;
+                          }
+                        })
+           .with_default("1.0")});
+  return table;
+}
+
+const Table<OriginItem>& origin_item_table() {
+  static const auto table = make_table<OriginItem>(
+      "Where the item sits: its frame in the body frame, translation then roll-pitch-yaw (ZYX), as a joint's origin",
+      {vector("xyz", &OriginItem::xyz, Sign::any, "m", "Position of the item's frame in the body frame (m)"),
+       vector("rpy", &OriginItem::rpy, Sign::any, "rad", "Roll, pitch, yaw of the item's axes in the body frame (rad, ZYX)")});
+  return table;
+}
+
+constexpr std::string_view kSolids[] = {"box", "cylinder", "sphere", "mesh", "outline"};
+
+const Table<VisualItem>& visual_item_table() {
+  static const auto table = make_table<VisualItem>(
+      "One solid drawn for the body: exactly one of box, cylinder, sphere, mesh or outline, placed by `origin` in "
+      "the body frame",
+      {sub_table("box", &VisualItem::box, &box_item_table, ""),
+       sub_table("cylinder", &VisualItem::cylinder, &cylinder_item_table, ""),
+       sub_table("sphere", &VisualItem::sphere, &sphere_item_table, ""),
+       sub_table("mesh", &VisualItem::mesh, &mesh_item_table, ""),
+       // expanded into its pieces by read_item
+       by_hand<VisualItem>("outline",
+                           "A named outline built from primitives: `bluerov2`, the BlueROV2's frame, side panels, "
+                           "electronics and battery tubes and buoyancy foam around the body origin (its thrusters are "
+                           "drawn where the scenario puts them)",
+                           R"({"type": "string", "enum": ["bluerov2"]})"),
+       sub_table("origin", &VisualItem::origin, &origin_item_table, ""),
+       custom<VisualItem>("color",
+                          "Red, green, blue and optionally opacity, each from 0 to 1. Default: the body's colour in "
+                          "the replay (bodies in order: orange, blue, green, ...); an outline keeps its own colours "
+                          "unless given",
+                          R"({"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}, "minItems": 3, "maxItems": 4})",
+                          [](Reader& r, const Field& f, VisualItem& item) { item.color = read_color(r, f); })},
+      {{"the item's solid", {std::begin(kSolids), std::end(kSolids)}, true}});
+  return table;
 }
 
 // One item: its solid (or outline) and where it sits. Empty after a problem.
-std::vector<VisualSpec> read_item(Reader& r, const Field& item) {
+std::vector<VisualSpec> read_item(Reader& r, const Field& f) {
   using K = VisualSpec::Kind;
   const std::size_t before = r.diagnostics().size();
-  Mapping m(r, item, {"box", "cylinder", "sphere", "mesh", "outline", "origin", "color"});
+  VisualItem item;
+  const Mapping m = read_table(r, f, visual_item_table(), item);
   if (!m.ok()) return {};
-  const char* kinds[] = {"box", "cylinder", "sphere", "mesh", "outline"};
-  std::vector<Field> given;
-  for (const char* k : kinds)
-    if (m.has(k)) given.push_back(m.get(k));
-  if (given.size() != 1) {
-    const Field& at = given.size() > 1 ? given[1] : item;
-    r.error(at, given.empty() ? "expected one solid: box, cylinder, sphere, mesh or outline"
-                              : "give one solid per item (box, cylinder, sphere, mesh or outline); "
-                                "list several items for several solids");
-    return {};
-  }
-  const Field& f = given.front();
-  const std::string kind = f.key.Scalar();
+  const auto given = std::find_if(std::begin(kSolids), std::end(kSolids), [&](std::string_view k) { return m.has(k); });
+  if (given == std::end(kSolids)) r.error(f, "expected one solid: box, cylinder, sphere, mesh or outline");
   std::vector<VisualSpec> pieces(1);
   VisualSpec& v = pieces.front();
+  const std::string_view kind = given == std::end(kSolids) ? "" : *given;
   if (kind == "box") {
-    Mapping b(r, f, {"size"});
-    if (b.ok())
-      if (auto size = r.numbers(b.require("size"), 3, Sign::positive, "m")) v.size = *size;
+    v.size = item.box.size;
   } else if (kind == "cylinder") {
     v.kind = K::cylinder;
-    Mapping c(r, f, {"radius", "length", "axis"});
-    if (c.ok()) {
-      c.read("radius", v.size[0], Sign::positive, "m", true);
-      c.read("length", v.size[1], Sign::positive, "m", true);
-      std::size_t axis = 0;  // x, as a shape's cylinder
-      if (const Field a = c.get("axis"); a.present())
-        if (auto k = r.choice(a, {"x", "y", "z"})) axis = *k;
-      v.R_BV = z_onto(static_cast<int>(axis));
-    }
+    v.size << item.cylinder.radius, item.cylinder.length, 0.0;
+    v.R_BV = z_onto(item.cylinder.axis);
   } else if (kind == "sphere") {
     v.kind = K::sphere;
-    Mapping s(r, f, {"radius"});
-    if (s.ok()) s.read("radius", v.size[0], Sign::positive, "m", true);
+    v.size << item.sphere.radius, 0.0, 0.0;
   } else if (kind == "mesh") {
-    read_mesh(r, f, v);
-  } else if (auto name = r.choice(f, {"bluerov2"})) {
-    pieces = bluerov2_outline();
+    v.kind = K::mesh;
+    v.mesh_file = item.mesh.file;
+    v.scale = item.mesh.scale;
+    v.line = item.mesh.line;
+    v.column = item.mesh.column;
+  } else if (kind == "outline") {
+    if (r.choice(m.get("outline"), {"bluerov2"})) pieces = bluerov2_outline();
   }
-  Vector3 xyz = Vector3::Zero(), rpy = Vector3::Zero();
-  if (const Field origin = m.get("origin"); origin.present()) {
-    Mapping o(r, origin, {"xyz", "rpy"});
-    if (o.ok()) {
-      o.read("xyz", xyz, Sign::any, "m");
-      o.read("rpy", rpy, Sign::any, "rad");
-    }
-  }
-  std::optional<Eigen::Vector4d> color;
-  if (const Field c = m.get("color"); c.present()) color = read_color(r, c);
   if (r.diagnostics().size() != before) return {};
   // The origin places the item's frame in the body frame; the pieces sit in that frame.
-  const Matrix3 R_BO = rotation_rpy(rpy);
+  const Matrix3 R_BO = rotation_rpy(item.origin.rpy);
   for (VisualSpec& piece : pieces) {
-    piece.p_BV_B = xyz + R_BO * piece.p_BV_B;
+    piece.p_BV_B = item.origin.xyz + R_BO * piece.p_BV_B;
     piece.R_BV = R_BO * piece.R_BV;
-    if (color) piece.rgba = *color;
+    if (item.color) piece.rgba = *item.color;
   }
   return pieces;
 }
 
 }  // namespace
+
+TableInfo visual_item_info() { return visual_item_table().describe; }
 
 std::vector<VisualSpec> read_visuals(Reader& r, const Field& f) {
   std::vector<VisualSpec> out;

@@ -54,6 +54,11 @@ json key_schema(const KeyInfo& k) {
     case ValueKind::table:
       s = object_schema(k.sub());
       break;
+    case ValueKind::list:
+      s["type"] = json::array({"array", "null"});
+      s["description"] = description(k);
+      s["items"] = object_schema(k.sub());
+      break;
     case ValueKind::custom: {
       const json given = json::parse(k.schema);
       // The description second, after the type, as in the other keys.
@@ -89,6 +94,11 @@ json object_schema(const TableInfo& table) {
     if (k.required) required.push_back(k.key);
   if (!required.empty()) s["required"] = required_of(required);
   json groups = json::array();
+  for (const auto& needed : table.one_needed) {
+    json branches = json::array();
+    for (std::string_view k : needed) branches.push_back({{"required", required_of({k})}});
+    groups.push_back({{"anyOf", branches}});
+  }
   for (const Exclusive& group : table.exclusive) {
     if (group.one_required) {
       json branches = json::array();
@@ -157,7 +167,6 @@ std::string table_schema(const TableInfo& table) { return object_schema(table).d
 
 std::vector<SchemaSection> generated_schema_sections() {
   const std::string scenario = "scenario.schema.json";
-  const std::string body = "/properties/bodies/items/properties";
   const std::string link = "/properties/manipulators/items/properties/links/items/properties";
   const std::string joint = "/properties/joints/items/properties";
   const std::string link_joint = link + "/joint/properties";
@@ -169,17 +178,19 @@ std::vector<SchemaSection> generated_schema_sections() {
   add("/properties/compliance", compliance_table().describe);
   add("/properties/simulation", simulation_table().describe);
   add("/properties/forces/items", force_table().describe);
-  add(body + "/initial", body_initial_table().describe);
-  for (const std::string& place : {body, link}) {
-    add(place + "/shape", shape_table().describe);
-    add(place + "/derived", derived_table().describe);
-  }
+  add("/properties/thrusters/items", thruster_info());
+  add("/properties/bodies/items", body_table().describe);
+  // A link's body keys (its name, joint and the `initial` it may not have are its own).
+  for (const KeyInfo& k : body_property_table().describe.keys)
+    if (k.key != "initial") out.push_back({scenario, link + "/" + std::string(k.key), key_schema(k).dump()});
   add(joint + "/origin", origin_table().describe);
   for (const std::string& place : {joint, link_joint}) {
     add(place + "/dh", dh_table().describe);
     add(place + "/mdh", mdh_table().describe);
   }
-  add("/properties/connectors/items/properties/relative_pose", relative_pose_table().describe);
+  add("/properties/connectors/items", connector_info());
+  add("/properties/trim", trim_info());
+  add("/properties/include/items", include_info());
   out.push_back({scenario, "/properties/sensors", sensors_schema().dump()});
   return out;
 }

@@ -371,3 +371,20 @@ TEST_CASE("a part that cannot be read is listed first, ahead of the errors that 
     CHECK(ds[2].message.find("no body named 'uvms/arm/base'") != std::string::npos);
   }
 }
+
+TEST_CASE("an include item's unknown key is reported and the part still placed, a wrong file value once") {
+  const std::string part = std::string(UWSIM_SOURCE_DIR) + "/scenarios/vehicles/bluerov2.yaml";
+  const std::string typo = write_temp("include_typo.yaml", kHead + "include:\n  - {file: " + part +
+                                                                 ", name: rov, positon: [0, 0, 5]}\n");
+  const auto ds = diagnostics_of(typo);
+  CAPTURE(all_text(ds));
+  // one problem: the typo (a part left out would add "needs at least one body")
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message.find("positon") != std::string::npos);
+  const std::string number = write_temp("include_number.yaml", kHead + "include:\n  - {file: 7, name: rov}\n");
+  const auto dn = diagnostics_of(number);
+  CAPTURE(all_text(dn));
+  REQUIRE(!dn.empty());
+  CHECK(dn[0].message.find("include[0].file") != std::string::npos);
+  CHECK(all_text(dn).find("empty string") == std::string::npos);
+}

@@ -85,3 +85,16 @@ TEST_CASE("a manipulator link's joint takes an effort actuator, a fixed joint no
   const auto d = uwsim::test::diagnostics_of(tethered, {"joints.0.actuator={type: effort, input: 1.0}"});
   CHECK(uwsim::test::all_text(d).find("'actuator' does not apply") != std::string::npos);
 }
+
+TEST_CASE("a shaft speed given both as a power law and as a table is one problem, said once") {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "uwsim_shaft_speed_both.yaml";
+  std::ofstream(path) << "name: both\nsimulation: {duration: 1.0}\n"
+                         "bodies:\n  - {name: rov, mass: 1, inertia: [1, 1, 1]}\n"
+                         "thrusters:\n  - name: t\n    body: rov\n    input: 1500\n    model: propeller\n"
+                         "    propeller:\n      thrust_coefficient: 1.0\n"
+                         "      shaft_speed: {power_law: {a: 1, b: 0, c: 0}, neutral: 1500, table: [[0, 0], [1, 1]]}\n";
+  const auto d = uwsim::test::diagnostics_of(path.string());
+  CAPTURE(uwsim::test::all_text(d));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].message.find("exactly one") != std::string::npos);
+}

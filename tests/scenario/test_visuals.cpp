@@ -133,10 +133,16 @@ TEST_CASE("visuals: the BlueROV2 outline lies within the vehicle's 457 x 338 x 2
 }
 
 TEST_CASE("visuals: a wrong visual item is reported where it is written") {
-  CHECK(first_error(one_body("[{box: {size: [1, 1, 1]}, sphere: {radius: 1}}]"), "v.yaml").find("v.yaml:7:47: error: bodies[0].visual[0].sphere:") == 0);
-  CHECK(first_error(one_body("[{box: {size: [1, 1, 1]}, sphere: {radius: 1}}]"), "v.yaml").find("give one solid per item") !=
-        std::string::npos);
+  // Two solids in one item: reported at the second's key, as any two keys that exclude each other.
+  CHECK(first_error(one_body("[{box: {size: [1, 1, 1]}, sphere: {radius: 1}}]"), "v.yaml")
+            .find("v.yaml:7:39: error: bodies[0].visual[0]: give the item's solid as one of 'box', 'cylinder', "
+                  "'sphere', 'mesh' or 'outline', not several") == 0);
   CHECK(first_error(one_body("[{origin: {xyz: [0, 0, 0]}}]"), "v.yaml").find("expected one solid") != std::string::npos);
+  // An empty solid or origin is no mapping (a table that is not nullable takes no defaults).
+  CHECK(first_error(one_body("[{box: }]"), "v.yaml").find("bodies[0].visual[0].box: expected a mapping") !=
+        std::string::npos);
+  CHECK(first_error(one_body("[{sphere: {radius: 1}, origin: }]"), "v.yaml")
+            .find("bodies[0].visual[0].origin: expected a mapping") != std::string::npos);
   CHECK(first_error(one_body("[{sphere: {radius: 1}, color: [1, 2, 0]}]"), "v.yaml").find("from 0 to 1") != std::string::npos);
   CHECK(first_error(one_body("[{outline: bluerov3}]"), "v.yaml").find("bluerov2") != std::string::npos);
   CHECK(first_error(one_body("[{mesh: {file: cube.stl, scale: [1, 0, 1]}}]"), "v.yaml").find("scale") != std::string::npos);
