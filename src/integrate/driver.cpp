@@ -140,11 +140,12 @@ class Run {
     if (const auto problem = find_violated_connector(model_, workspace_)) fail(t, *problem);
   }
 
-  // The fed sensors due at t measure (dynamics/sensor_set.h), from f(t, x) under the commands
-  // held from before t when one reads accelerations.
+  // The fed sensors due at t measure (dynamics/sensor_set.h) from f(t, x) under the commands
+  // held from before t, evaluated here: the workspace holds the last stage's poses otherwise.
   void sample_feedback(double t, const double* x) {
-    if (!std::isfinite(sensors_.next_feedback_tick())) return;
-    if (sensors_.feedback_needs_accelerations(t)) dynamics::evaluate(model_, t, t, x, xdot_feedback_.data(), workspace_);
+    const double next = sensors_.next_feedback_tick();
+    if (!std::isfinite(next)) return;
+    if (next <= t + 1e-12 * std::max(1.0, std::abs(t))) dynamics::evaluate(model_, t, t, x, xdot_feedback_.data(), workspace_);
     sensors_.sample_feedback(t, x, workspace_);
   }
 
