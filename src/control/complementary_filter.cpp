@@ -1,4 +1,8 @@
-// References: [Mahony2008] eq. (32). Equation numbers (1)–(5): complementary_filter.h.
+// References: [Mahony2008] eq. (32). Equation numbers (1)–(5): complementary_filter.h, with (5)
+// taken as a split step: the gyro first, R̂ = R̂_{k−1} exp(T ω_B) (5a), then v̂ and e_ψ of (2)–(3)
+// at that R̂ and R̂_k = R̂ exp(T ω_c) (5b), so the correction compares the measurements with the
+// estimate at the same instant (a steady turn is then followed exactly; evaluated at R̂_{k−1}
+// it would lead the truth by one gyro step). A gyro bias's fixed point is sin(θ + Tb) = bτ.
 #include "control/complementary_filter.h"
 
 #include <algorithm>
@@ -57,11 +61,12 @@ void ComplementaryFilter::update(double dt, const Vec3& w_B, const Vec3& f_B, co
     start(spatial::quaternion_from_euler_zyx(roll, pitch, yaw));
     return;
   }
-  const Mat3 R_WB = spatial::rotation_from_quaternion(q_WB_);
+  const Quat q_predicted = spatial::quaternion_product(q_WB_, spatial::quaternion_from_rotation_vector(dt * w_B));  // (5a)
+  const Mat3 R_WB = spatial::rotation_from_quaternion(q_predicted.normalized());
   const Vec3 up_B = R_WB.transpose() * Vec3::UnitZ();                                     // (2)
   const Vec3 w_c = v_B.cross(up_B) / settings_.time_constant +
                    heading_error(R_WB, heading) / settings_.heading_time_constant * up_B;  // (4)
-  q_WB_ = spatial::quaternion_product(q_WB_, spatial::quaternion_from_rotation_vector(dt * (w_B + w_c))).normalized();  // (5)
+  q_WB_ = spatial::quaternion_product(q_predicted, spatial::quaternion_from_rotation_vector(dt * w_c)).normalized();  // (5b)
 }
 
 }  // namespace uwsim::control
