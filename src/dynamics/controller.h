@@ -16,6 +16,7 @@
 
 #include "control/ardusub_mixer.h"
 #include "control/base_control.h"
+#include "control/complementary_filter.h"
 #include "control/damped_pseudo_inverse.h"
 #include "control/line_of_sight.h"
 #include "control/pid.h"
@@ -24,6 +25,25 @@
 #include "inputs/input_set.h"
 
 namespace uwsim::dynamics {
+
+// A pose_pd flown on measurements (`feedback:`, README "Sensors"): which of the model's sensors
+// (indices into Model::sensors) give each part of the vehicle state it reads; −1: that part is
+// the true state. Each reading is brought to the body origin Bo and body axes B with the
+// sensor's mount (p_BoS_B, R_BS) and the attitude and rate the controller has at the sample
+// (dynamics/controller_set.h).
+struct Feedback {
+  int depth = -1;         // pressure: the depth of Bo (north and east stay the true state)
+  int position = -1;      // pose: the NED position of Bo
+  int attitude = -1;      // pose: q_WB
+  int imu = -1;           // attitude by the complementary filter (control/complementary_filter.h) on this IMU
+  int heading = -1;       // the filter's heading: a heading or magnetometer sensor (−1: held)
+  control::ComplementaryFilterSettings filter;
+  int angular_rate = -1;  // imu: ω_B from its gyroscope
+  int velocity = -1;      // dvl: the velocity of Bo in B
+  bool any() const {
+    return depth >= 0 || position >= 0 || attitude >= 0 || imu >= 0 || angular_rate >= 0 || velocity >= 0;
+  }
+};
 
 enum class ControllerKind { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
                             base_control, ardusub_mixer };
@@ -54,6 +74,7 @@ struct Controller {
   control::HeldAxes held = control::kAllAxesHeld;  // pose_pd: [north east depth roll pitch yaw]
   inputs::CommandSource wrench[6];  // pose_pd: feed-forward [X Y Z K M N] (N, N m), body axes
   bool applies_wrench = true;  // false when an allocation takes the wrench
+  Feedback feedback;           // pose_pd: the sensors it flies on (none: the true state)
 
   // thrust_allocation: the pose_pd or base_control it allocates, its thrusters and λ. Each thruster's thrust
   // range (N) comes from its command limits, table ends and max_thrust, and for a propeller

@@ -19,6 +19,7 @@
 namespace uwsim::dynamics {
 
 using dynamics::ControllerKind;
+using spatial::Mat3;
 using spatial::Quat;
 using spatial::Vec3;
 using spatial::Vec6;
@@ -40,6 +41,8 @@ ControllerSet::ControllerSet(const dynamics::Model& model)
     clocks_.emplace_back(c.period);
     pids_.emplace_back(c.kind == ControllerKind::pid ? c.pid : control::PidSettings{});
     poses_.emplace_back(c.kind == ControllerKind::pose_pd ? c.pose : control::PosePdSettings{});
+    filters_.emplace_back(c.feedback.filter);
+    last_velocity_.emplace_back(Vec3::Zero());
     transports_.emplace_back(c.transport);
     base_controls_.emplace_back(c.base_velocity);
     base_home_.emplace_back(Vec3::Zero());
@@ -234,6 +237,7 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
   state.p_WBo_W = Eigen::Map<const Vec3>(x + body.q_offset);
   state.q_WB = Eigen::Map<const Quat>(x + body.q_offset + 3).normalized();
   state.nu = spatial::to_fossen_order(Eigen::Map<const Vec6>(x + body.v_offset));
+  if (c.feedback.any()) measured_state(i, state, ws);
   const control::PoseSetpoint sp = control::resolve_setpoint(euler, state, c.held);
   poses_[i].update(t, sp, state);
 
@@ -241,6 +245,56 @@ void ControllerSet::update_pose(std::size_t i, double t, const double* x, dynami
   s.setpoint << euler.p_WBd_W, euler.rpy_d;
   s.error = poses_[i].error();
   s.output = poses_[i].output();
+}
+
+// The vehicle state a pose_pd flies on, from its feedback sensors' readings (controller_set.h):
+// each part it names replaces the true one in `state`.
+void ControllerSet::measured_state(std::size_t i, control::VehicleState& state, const dynamics::Workspace& ws) {
+  const dynamics::Feedback& f = model_.controllers[i].feedback;
+  const auto reading = [&](int k) -> const sensors::Reading& { return ws.sensor_feedback[static_cast<std::size_t>(k)]; };
+  const auto mount = [&](int k) -> const sensors::SensorParameters& { return model_.sensors[static_cast<std::size_t>(k)].parameters; };
+  const auto column = [](const sensors::Reading& r, int offset) { return Vec3(r[static_cast<std::size_t>(offset)], r[static_cast<std::size_t>(offset) + 1], r[static_cast<std::size_t>(offset) + 2]); };
+  // A sensor that has never measured (outside a run: sim trim and linearize evaluate the
+  // controllers without the sensor stage) leaves its part true. In a run every fed sensor
+  // measures at t = 0, before the first sample (dynamics/sensor_set.h).
+  const auto has = [&](int k, int column = 0) { return k >= 0 && !std::isnan(reading(k)[static_cast<std::size_t>(column)]); };
+  Vec3 w_B = state.nu.tail<3>();
+  if (has(f.angular_rate)) w_B = mount(f.angular_rate).R_BS * column(reading(f.angular_rate), 3);  // ω_B = R_BS ω_S
+  if (has(f.attitude)) {
+    // q_WB = q_WS ⊗ q_BS* (a marker's attitude, its mount taken off).
+    const sensors::Reading& r = reading(f.attitude);
+    const Quat q_BS = spatial::quaternion_from_rotation(mount(f.attitude).R_BS);
+    state.q_WB = spatial::quaternion_product(Quat(r[3], r[4], r[5], r[6]), spatial::quaternion_conjugate(q_BS)).normalized();
+  } else if (has(f.imu)) {
+    const sensors::Reading& r = reading(f.imu);
+    const Mat3& R_BS = mount(f.imu).R_BS;
+    control::HeadingMeasurement heading;
+    if (has(f.heading)) {
+      const sensors::SensorParameters& h = mount(f.heading);
+      if (h.kind == sensors::SensorKind::heading) {
+        // The sensor's yaw less its mount's yaw (exact for a mount turned about z only).
+        heading.kind = control::HeadingMeasurement::Kind::yaw;
+        heading.yaw = reading(f.heading)[0] - spatial::euler_zyx_from_rotation(h.R_BS).z();
+      } else {
+        heading.kind = control::HeadingMeasurement::Kind::field;
+        heading.field_B = h.R_BS * column(reading(f.heading), 0);
+        heading.field_W = h.magnetometer.field_W;
+      }
+    }
+    const double held_yaw = spatial::euler_zyx_from_rotation(spatial::rotation_from_quaternion(state.q_WB)).z();
+    filters_[i].update(model_.controllers[i].period, R_BS * column(r, 3), R_BS * column(r, 0), heading, held_yaw);
+    state.q_WB = filters_[i].attitude();
+  }
+  const Mat3 R_WB = spatial::rotation_from_quaternion(state.q_WB);
+  if (has(f.position)) state.p_WBo_W = column(reading(f.position), 0) - R_WB * mount(f.position).p_BoS_B;
+  if (has(f.depth, 1)) state.p_WBo_W.z() = reading(f.depth)[1] - (R_WB * mount(f.depth).p_BoS_B).z();
+  if (has(f.velocity, 4)) {
+    // v_Bo = R_BS v_S − ω × p_BoS_B; without bottom lock the last velocity it had is held.
+    const sensors::Reading& r = reading(f.velocity);
+    if (r[4] == 1.0) last_velocity_[i] = mount(f.velocity).R_BS * column(r, 0) - w_B.cross(mount(f.velocity).p_BoS_B);
+    state.nu.head<3>() = last_velocity_[i];
+  }
+  state.nu.tail<3>() = w_B;
 }
 
 void ControllerSet::update_allocation(std::size_t i, dynamics::Workspace& ws) {

@@ -34,6 +34,22 @@
 //     controller_set_motion.cpp, from the measured poses and velocities of the sample; M₁₁ by
 //     dynamics::composite_inertia, n from the inverse dynamics' bias as for the pid above.
 //   - ardusub_mixer: its RC channels at t, through control/ardusub_mixer.h, one PWM per motor.
+// A pose_pd with `feedback` (dynamics/controller.h Feedback, README "Sensors") flies on its
+// sensors' outputs (Workspace::sensor_feedback, measured at t before the controllers,
+// dynamics/sensor_set.h) instead of the true state, part by part, each brought to Bo and B:
+//   ω_B  = R_BS ω_S (an IMU's gyroscope);
+//   q_WB = q_WS ⊗ q_BS* (a pose sensor), or the complementary filter's estimate
+//          (control/complementary_filter.h), stepped at the pose_pd's samples over its period on
+//          its IMU's ω_B = R_BS ω_S and f_B = R_BS f_S (the lever arm's terms taken as part of
+//          the accelerations the filter ignores), with a heading sensor's yaw less its mount's
+//          yaw, or a magnetometer's R_BS m_S, or the heading held (the true initial one);
+//   p_WBo = p_WS − R_WB p_BoS_B (a pose sensor) and z_Bo = z_S − (R_WB p_BoS_B)_z (a pressure
+//          sensor's depth; north and east stay true), with the attitude q_WB above;
+//   v_B  = R_BS v_S − ω_B × p_BoS_B (a DVL; without bottom lock its last locked value, 0
+//          before the first).
+// Before a delayed sensor's first reading is out it reads its first measurement, so a
+// measurement latency d gives the loop a controller `delay` d would (both hold their first
+// sample until then).
 // A controller with a `delay` d (control/delay_line.h) keeps its samples in a delay line: its
 // command slots take each sample at t_k + d, a breakpoint of next_sample_time() like a sample
 // time; releases due at t come before the samples at t, so a controller sampled at t reads the
@@ -59,6 +75,7 @@
 #include <vector>
 
 #include "control/base_control.h"
+#include "control/complementary_filter.h"
 #include "control/delay_line.h"
 #include "control/line_of_sight.h"
 #include "control/pid.h"
@@ -98,6 +115,7 @@ class ControllerSet {
 
  private:
   void update_pose(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
+  void measured_state(std::size_t i, control::VehicleState& state, const dynamics::Workspace& ws);
   void update_allocation(std::size_t i, dynamics::Workspace& ws);
   void update_pid(std::size_t i, double t, const double* x, dynamics::Workspace& ws);
   void update_inverse_kinematics(std::size_t i, const double* x, dynamics::Workspace& ws);
@@ -116,6 +134,8 @@ class ControllerSet {
   std::vector<control::SampleClock> clocks_;  // allocations' own; pid and pose_pd keep theirs
   std::vector<control::Pid> pids_;            // one per controller (unused for other kinds)
   std::vector<control::PosePd> poses_;
+  std::vector<control::ComplementaryFilter> filters_;  // per controller (used by a pose_pd's attitude feedback)
+  std::vector<spatial::Vec3> last_velocity_;           // per controller: its DVL's last locked v_Bo_B
   std::vector<double> plus_, minus_; // channels at t ± δ
   std::vector<spatial::Vec6> rnea_f_;
   std::vector<double> bias_;         // h(q, v), nv entries

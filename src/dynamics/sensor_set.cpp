@@ -102,6 +102,11 @@ SensorSet::SensorSet(const Model& model) : model_(model) {
   states_.reserve(model.sensors.size());
   for (const sensors::Sensor& s : model.sensors)
     states_.push_back(State{sensors::Random(s.parameters.seed), {}, sensors::ReadingDelay(s.parameters.latency, s.parameters.rate)});
+  for (const Controller& c : model.controllers) {
+    const Feedback& f = c.feedback;
+    for (int i : {f.depth, f.position, f.attitude, f.imu, f.heading, f.angular_rate, f.velocity})
+      if (i >= 0) states_[static_cast<std::size_t>(i)].fed = true;
+  }
 }
 
 Reading SensorSet::measure(const sensors::Sensor& sensor, State& state, double t, const double* x, const Workspace& ws) {
@@ -162,20 +167,61 @@ Reading SensorSet::measure(const sensors::Sensor& sensor, State& state, double t
   return r;
 }
 
+bool SensorSet::due(std::size_t i, double t) const {
+  return t >= static_cast<double>(states_[i].next_tick) / model_.sensors[i].parameters.rate - time_tolerance(t);
+}
+
+void SensorSet::take(std::size_t i, double t, const double* x, const Workspace& ws) {
+  const sensors::Sensor& sensor = model_.sensors[i];
+  State& state = states_[i];
+  state.delay.push(t, measure(sensor, state, t, x, ws));
+  state.measured = true;
+  state.last_time = t;
+  state.next_tick = static_cast<long>(std::floor((t + time_tolerance(t)) * sensor.parameters.rate)) + 1;
+}
+
 void SensorSet::sample(double t, const double* x, const Workspace& ws) {
   const double tolerance = time_tolerance(t);
   for (std::size_t i = 0; i < states_.size(); ++i) {
-    const sensors::Sensor& sensor = model_.sensors[i];
-    State& state = states_[i];
-    const double rate = sensor.parameters.rate;
-    if (t >= static_cast<double>(state.next_tick) / rate - tolerance) {
-      state.delay.push(t, measure(sensor, state, t, x, ws));
-      state.measured = true;
-      state.last_time = t;
-      state.next_tick = static_cast<long>(std::floor((t + tolerance) * rate)) + 1;
-    }
-    state.delay.release(t, tolerance);
+    if (due(i, t)) take(i, t, x, ws);
+    states_[i].delay.release(t, tolerance);
   }
+}
+
+void SensorSet::write(Workspace& ws, double t) {
+  const double tolerance = time_tolerance(t);
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    states_[i].delay.release(t, tolerance);
+    ws.sensors[i] = states_[i].delay.held();
+    ws.sensor_feedback[i] = states_[i].delay.held_or_first();
+  }
+}
+
+void SensorSet::sample_outputs(double t, const double* x, Workspace& ws) {
+  for (std::size_t i = 0; i < states_.size(); ++i)
+    if (!states_[i].fed && due(i, t)) take(i, t, x, ws);
+  write(ws, t);
+}
+
+void SensorSet::sample_feedback(double t, const double* x, Workspace& ws) {
+  for (std::size_t i = 0; i < states_.size(); ++i)
+    if (states_[i].fed && due(i, t)) take(i, t, x, ws);
+  write(ws, t);
+}
+
+bool SensorSet::feedback_needs_accelerations(double t) const {
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    const SensorKind kind = model_.sensors[i].parameters.kind;
+    if (states_[i].fed && (kind == SensorKind::imu || kind == SensorKind::wrench) && due(i, t)) return true;
+  }
+  return false;
+}
+
+double SensorSet::next_feedback_tick() const {
+  double t = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < states_.size(); ++i)
+    if (states_[i].fed) t = std::min(t, static_cast<double>(states_[i].next_tick) / model_.sensors[i].parameters.rate);
+  return t;
 }
 
 }  // namespace uwsim::dynamics

@@ -17,6 +17,19 @@
 // zero-order-held series delayed by exactly `latency`; with latency a multiple of the output
 // interval, the rows of the latency-free series shifted by latency·output rate.
 //
+// In a run (integrate/driver.h) the driver holds one SensorSet and writes every sensor's output
+// into the Workspace (Workspace::sensors, and Workspace::sensor_feedback for the controllers):
+//   - a sensor no controller flies on ("recorded") measures as above, at the output samples
+//     (sample_outputs), from the evaluation the sample is written with;
+//   - a sensor a controller flies on (`feedback:`, "fed") measures at its own ticks j/f, which
+//     are breakpoints of the integration (next_feedback_tick), at the accepted step end t and
+//     before the controllers' samples at t (sample_feedback), so a controller sampled at t reads
+//     what its sensors measured at t. Its specific force or connector wrench is that of the
+//     evaluation f(t, x) with the commands held from before t (the controllers' outputs at t
+//     cannot enter what they are computed from): the driver evaluates f(t, x) first when one
+//     is due (feedback_needs_accelerations).
+// Either way the recorder writes Workspace::sensors at each output sample: what was measured.
+//
 // Noise: each sensor draws from its own stream (sensors/random.h, seeded by its `seed`), a fixed
 // number of draws per reading, so a sensor's noise never depends on the other sensors or on the
 // integrator's steps. None of this allocates after construction.
@@ -54,6 +67,20 @@ class SensorSet {
   const sensors::Reading& reading(std::size_t i) const { return states_[i].delay.held(); }
   std::size_t size() const { return states_.size(); }
 
+  // In a run (see above). At an output sample t, after the evaluation at (t, x) in `ws`: the
+  // recorded sensors due measure, every sensor's readings due are let out, and the outputs are
+  // written into ws.sensors and ws.sensor_feedback.
+  void sample_outputs(double t, const double* x, Workspace& ws);
+  // At an accepted step end t, before the controllers' samples: the fed sensors due measure
+  // (an IMU's or wrench sensor's accelerations from the evaluation in `ws`), readings due are
+  // let out, and the outputs are written into ws.
+  void sample_feedback(double t, const double* x, Workspace& ws);
+  // Whether a fed IMU or wrench sensor is due at t: then f(t, x) must be in `ws` first.
+  bool feedback_needs_accelerations(double t) const;
+  // The earliest next tick of a fed sensor (+∞ without any).
+  double next_feedback_tick() const;
+  bool fed(std::size_t i) const { return states_[i].fed; }
+
  private:
   struct State {
     sensors::Random random;
@@ -63,7 +90,11 @@ class SensorSet {
     double last_time = 0.0;   // time of the last measurement
     bool measured = false;
     spatial::Quat last_q_WS = spatial::Quat(1, 0, 0, 0);  // pose: q and −q alike, the one nearer this
+    bool fed = false;         // a controller flies on it
   };
+  bool due(std::size_t i, double t) const;
+  void take(std::size_t i, double t, const double* x, const Workspace& ws);
+  void write(Workspace& ws, double t);
   sensors::Reading measure(const sensors::Sensor& sensor, State& state, double t, const double* x,
                            const Workspace& ws);
   const Model& model_;

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "actuation/thrust_inverse.h"
 #include "dynamics/controller_set.h"
 #include "dynamics/pipeline.h"
+#include "dynamics/sensor_set.h"
 #include "integrate/state_check.h"
 
 namespace uwsim::integrate {
@@ -37,12 +39,12 @@ class Run {
   Run(const dynamics::Model& model, const Settings& settings, SampleSink& sink,
       const std::atomic<bool>* stop)
       : model_(model), settings_(settings), sink_(sink), stop_(stop), workspace_(model),
-        controllers_(model), surface_(model), divergence_(model), rhs_{&model, &workspace_, 0.0},
+        controllers_(model), sensors_(model), surface_(model), divergence_(model), rhs_{&model, &workspace_, 0.0},
         x_(model.x0), x_sample_(model.x0.size()), xdot_sample_(model.x0.size()),
 
         last_sample_index_(std::max(1L, static_cast<long>(std::ceil(settings.duration * settings.output_rate - 1e-9)))),
         k1_(model.x0.size()), k2_(model.x0.size()), k3_(model.x0.size()), k4_(model.x0.size()),
-        x_tmp_(model.x0.size()) {
+        x_tmp_(model.x0.size()), xdot_feedback_(model.x0.size()) {
     for (double t : model.discontinuities()) {
       if (t > 0.0 && t < settings.duration) segment_ends_.push_back(t);
     }
@@ -55,7 +57,14 @@ class Run {
       dynamics::evaluate(model_, 0.0, x_.data(), xdot_sample_.data(), workspace_);
       workspace_.connectors.project_velocities(model_, workspace_, x_.data());
     }
-    // Controllers take their first sample at t = 0, before the first step (sample_clock.h).
+    // Controllers take their first sample at t = 0, before the first step (sample_clock.h),
+    // after the sensors they fly on (dynamics/sensor_set.h). Those measure under the commands
+    // held from before t = 0: none yet, so the thrusters a controller drives are at rest then
+    // (the command of zero thrust; the controllers' first sample overwrites it).
+    for (const actuation::Thruster& th : model_.thrusters)
+      if (th.command.channel >= static_cast<int>(model_.inputs.channels.size()))
+        workspace_.inputs[static_cast<std::size_t>(th.command.channel)] = actuation::command_for_thrust(th, 0.0, 0.0);
+    sample_feedback(0.0, x_.data());
     controllers_.update(0.0, x_.data(), workspace_);
     emit_sample(0.0, x_, 0.0, Projection::needed);
     if (result_.outcome == Outcome::diverged) return result_;
@@ -65,7 +74,7 @@ class Run {
       // The segment ends at the next force or channel jump, controller sample or the end.
       while (segment_ends_[next_end] <= t) ++next_end;
       double t_end = segment_ends_[next_end];
-      const double t_control = controllers_.next_sample_time();
+      const double t_control = std::min(controllers_.next_sample_time(), sensors_.next_feedback_tick());
       if (t_control < t_end) {
         // k·T and an output sample time k'/rate that differ by rounding are one instant: end
         // on the output sample (the controller accepts it, sample_clock.h), no sliver step.
@@ -79,8 +88,9 @@ class Run {
                                                              : dopri5_segment(t, t_end);
       if (!finished) return result_;
       t = t_end;
-      // At the accepted segment end: controllers first, so a sample there shows their new
-      // outputs, as it shows the new branch of a jumping channel.
+      // At the accepted segment end: the sensors controllers fly on, then the controllers, so
+      // a sample there shows their new outputs, as it shows the new branch of a jumping channel.
+      sample_feedback(t, x_.data());
       controllers_.update(t, x_.data(), workspace_);
       sample_derivative_ready_ = false;  // the controllers' new outputs: f(t, x) is not what it was
       if (samples_left() && sample_time(next_sample_) == t) {
@@ -122,11 +132,21 @@ class Run {
     sample_derivative_ready_ = x_at == x_.data();
     sample_derivative_time_ = t;
     sample_derivative_schedule_ = schedule_time;
+    sensors_.sample_outputs(t, x_at, workspace_);
     sink_.on_sample(t, x_at, xdot_sample_.data(), workspace_);
     surface_.check(model_, workspace_, t, result_.warnings);
     result_.end_time = t;
     ++next_sample_;
     if (const auto problem = find_violated_connector(model_, workspace_)) fail(t, *problem);
+  }
+
+  // The fed sensors due at t measure (dynamics/sensor_set.h) from f(t, x) under the commands
+  // held from before t, evaluated here: the workspace holds the last stage's poses otherwise.
+  void sample_feedback(double t, const double* x) {
+    const double next = sensors_.next_feedback_tick();
+    if (!std::isfinite(next)) return;
+    if (next <= t + 1e-12 * std::max(1.0, std::abs(t))) dynamics::evaluate(model_, t, t, x, xdot_feedback_.data(), workspace_);
+    sensors_.sample_feedback(t, x, workspace_);
   }
 
   bool diverged(double t, const StateVector& x) {
@@ -260,6 +280,7 @@ class Run {
   const std::atomic<bool>* stop_;
   dynamics::Workspace workspace_;
   dynamics::ControllerSet controllers_;
+  dynamics::SensorSet sensors_;  // every sensor's output, into workspace_ (dynamics/sensor_set.h)
   SurfaceWatch surface_;
   const DivergenceWatch divergence_;
   RightHandSide rhs_;
@@ -268,6 +289,7 @@ class Run {
   long next_sample_ = 0;
   const long last_sample_index_;
   StateVector k1_, k2_, k3_, k4_, x_tmp_;  // rk4_step's stages
+  StateVector xdot_feedback_;              // f(t, x) for the fed sensors' accelerations
   // xdot_sample_ holds f(sample_derivative_time_, x_) with the schedule at
   // sample_derivative_schedule_: set by a sample taken at x_ itself, cleared when x_ or the
   // controllers' outputs change. rk4_step takes it as its first stage when t and schedule agree.

@@ -11,6 +11,9 @@
 //   channel jumps (Model::discontinuities) and controller sample times; the stepper restarts
 //   at each. At a segment end the controllers due there take their sample from the accepted
 //   state (dynamics/controller_set.h), before the output sample at that time is written.
+// - Sensors (dynamics/sensor_set.h): the driver holds their states and writes their outputs into
+//   the Workspace the sink gets; the ticks of the sensors controllers fly on are breakpoints
+//   like controller samples, and they measure there before the controllers.
 // - After each step, quaternions are projected back to unit norm (rk4: every step; dopri5:
 //   when |‖q‖ − 1| exceeds 1e-10, restarting the stepper there). Samples are always unit.
 // - rk4: a sample is the state at its step point as the integrator holds it (projected once),

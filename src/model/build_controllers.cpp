@@ -219,4 +219,43 @@ void build_controllers(const Spec& scenario, Model& model) {
   }
 }
 
+namespace {
+
+// The index of sensor `name` of one of `kinds`, or −1 for an empty name.
+int feedback_sensor(const Model& model, const std::string& name, std::initializer_list<sensors::SensorKind> kinds) {
+  if (name.empty()) return -1;
+  for (std::size_t i = 0; i < model.sensors.size(); ++i) {
+    if (model.sensors[i].parameters.name != name) continue;
+    for (sensors::SensorKind k : kinds)
+      if (model.sensors[i].parameters.kind == k) return static_cast<int>(i);
+    throw std::invalid_argument("build_model: feedback sensor " + name + " is of the wrong kind");
+  }
+  throw std::invalid_argument("build_model: no sensor named " + name);
+}
+
+}  // namespace
+
+void build_feedback(const Spec& scenario, Model& model) {
+  using sensors::SensorKind;
+  for (const ControllerSpec& spec : scenario.controllers) {
+    if (spec.type != ControllerType::pose_pd) continue;
+    for (dynamics::Controller& c : model.controllers) {
+      if (c.name != spec.name) continue;
+      const FeedbackSpec& f = spec.feedback;
+      dynamics::Feedback& out = c.feedback;
+      out.depth = feedback_sensor(model, f.depth, {SensorKind::pressure});
+      out.position = feedback_sensor(model, f.position, {SensorKind::pose});
+      if (f.estimator) {
+        out.imu = feedback_sensor(model, f.imu, {SensorKind::imu});
+        out.heading = feedback_sensor(model, f.heading, {SensorKind::heading, SensorKind::magnetometer});
+        out.filter = f.filter;
+      } else {
+        out.attitude = feedback_sensor(model, f.attitude, {SensorKind::pose});
+      }
+      out.angular_rate = feedback_sensor(model, f.angular_rate, {SensorKind::imu});
+      out.velocity = feedback_sensor(model, f.velocity, {SensorKind::dvl});
+    }
+  }
+}
+
 }  // namespace uwsim::model

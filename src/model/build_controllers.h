@@ -11,4 +11,8 @@ namespace uwsim::model {
 
 void build_controllers(const Spec& scenario, dynamics::Model& model);
 
+// Resolves each pose_pd's `feedback` sensor names to indices into model.sensors (after
+// build_sensors). Throws std::invalid_argument on a name or kind the reader would have refused.
+void build_feedback(const Spec& scenario, dynamics::Model& model);
+
 }  // namespace uwsim::model

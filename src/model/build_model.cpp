@@ -251,6 +251,7 @@ Model build_model(const Spec& scenario) {
   const std::vector<Pose> X_WB = dynamics::world_poses(model, model.x0);
   for (const ConnectorSpec& spec : scenario.connectors) model.connectors.push_back(build_connector(spec, model, X_WB));
   build_sensors(scenario, model);
+  build_feedback(scenario, model);
   return model;
 }
 

@@ -8,6 +8,7 @@
 
 #include "control/ardusub_mixer.h"
 #include "control/base_control.h"
+#include "control/complementary_filter.h"
 #include "control/line_of_sight.h"
 #include "control/pid.h"
 #include "control/pose_pd.h"
@@ -18,6 +19,15 @@ namespace uwsim::model {
 
 enum class ControllerType { pid, pose_pd, thrust_allocation, inverse_kinematics, task_priority, line_of_sight,
                             base_control, ardusub_mixer };
+
+// pose_pd `feedback` (README "Sensors"): sensor names, checked against the scenario's `sensors`
+// by the reader (kinds included); empty: that part of the state is the true one.
+struct FeedbackSpec {
+  std::string depth, position, attitude, angular_rate, velocity;
+  bool estimator = false;         // attitude by the complementary filter, on `imu` and `heading`
+  std::string imu, heading;       // heading empty: held
+  control::ComplementaryFilterSettings filter;
+};
 
 struct ControllerSpec {
   std::string name;
@@ -41,6 +51,7 @@ struct ControllerSpec {
   control::PosePdSettings pose;        // Fossen-ordered gains and limits
   control::HeldAxes held = control::kAllAxesHeld;  // pose_pd `hold`: [north east depth roll pitch yaw]
   CommandSpec wrench[6];               // pose_pd: feed-forward [X Y Z K M N], N and N m
+  FeedbackSpec feedback;               // pose_pd: the sensors it flies on
 
   // thrust_allocation: the wrench of the pose_pd or base_control `input` → `thrusters`.
   // base_control: `input` is the task_priority or line_of_sight it follows.

@@ -39,7 +39,7 @@ Hdf5File::SeriesId Recorder::declare(const std::string& path, int columns, const
 }
 
 Recorder::Recorder(const dynamics::Model& model, Hdf5File* file)
-    : model_(model), file_(file), sensors_(model), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
+    : model_(model), file_(file), last_quaternion_(model.bodies.size(), spatial::Quat(1, 0, 0, 0)) {
   time_ = declare("/time", 1, "s", "simulated time of each sample");
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const dynamics::Body& body = model.bodies[b];
@@ -273,9 +273,8 @@ void Recorder::append_sample(double t, const double* x, const double* xdot, cons
     file_->append(controllers_[i].error, signals.error.data());
     file_->append(controllers_[i].output, signals.output.data());
   }
-  sensors_.sample(t, x, ws);
   for (const SensorSeries& s : sensor_series_)
-    file_->append(s.id, sensors_.reading(s.sensor).data() + s.offset);
+    file_->append(s.id, ws.sensors[s.sensor].data() + s.offset);
 }
 
 }  // namespace uwsim::output

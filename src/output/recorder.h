@@ -16,9 +16,9 @@
 //   /connectors/<connector>/violation  (N×2)  position error (m) and attitude error (rad)
 //   /controllers/<name>/setpoint, error, output  what each controller holds since its last
 //                                sample (dynamics/controller.h: ControllerSignals)
-//   /sensors/<name>/<quantity>   what each sensor's output holds at the sample (dynamics/
-//                                sensor_set.h: its rate, latency and noise; NaN before its first
-//                                reading is out); quantities, units and columns as
+//   /sensors/<name>/<quantity>   what each sensor's output holds at the sample (Workspace::sensors,
+//                                written by the driver's sensor stage, dynamics/sensor_set.h: its
+//                                rate, latency and noise; NaN before its first reading is out); quantities, units and columns as
 //                                sensors/quantities.h lists them, and the sensor's parameters
 //                                as attributes of each (sensors/parameter_attributes.h)
 // Every body is written, links of arms included. Velocities and accelerations leave the spatial
@@ -85,7 +85,6 @@ class Recorder : public integrate::SampleSink {
     Hdf5File::SeriesId setpoint, error, output;
   };
   std::vector<ControllerSeries> controllers_;
-  dynamics::SensorSet sensors_;  // advanced once per sample, before the sample is written
   struct SensorSeries {
     std::size_t sensor;
     int offset;  // first column of the quantity within the sensor's reading

@@ -258,9 +258,9 @@ Scenario read_scenario(Reader& reader, const YAML::Node& root, bool part_unreada
   check_actuator_inputs(reader, m.get("joints"), manipulators, channels);
   s.thrusters = read_thrusters(reader, m.get("thrusters"), s.bodies, channels);
   s.connectors = read_connectors(reader, m.get("connectors"), s);
+  s.sensors = read_sensors(reader, m.get("sensors"), s);  // before the controllers that fly on them
   s.controllers = read_controllers(reader, m.get("controllers"), s, channels);
   s.trim = read_trim(reader, m.get("trim"), s);
-  s.sensors = read_sensors(reader, m.get("sensors"), s);
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include "scenario/actuation_sections.h"
 #include "scenario/controller_sections.h"
 #include "scenario/printable.h"
+#include "sensors/quantities.h"
 
 namespace uwsim::scenario {
 
@@ -26,11 +27,11 @@ const std::vector<std::string> kKeys = {"name", "type", "rate", "joint", "setpoi
                                         "heading_gain", "speed", "surge", "surge_kp", "surge_ki", "yaw_kp",
                                         "yaw_kd", "cancel", "wrench", "delay", "rc", "directions",
                                         "rc_range", "dead_zone", "yaw_scale", "forward_vertical_coupling",
-                                        "pwm_limits"};
+                                        "pwm_limits", "feedback"};
 // The keys of each type besides name, type and rate.
 const std::vector<std::vector<std::string>> kOwnKeys = {
     {"joint", "setpoint", "mode", "kp", "ki", "kd", "limit", "torque_filter", "anti_windup", "feed_forward", "delay"},
-    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench"},
+    {"body", "position", "rpy", "kp", "ki", "kd", "limit", "hold", "wrench", "feedback"},
     {"input", "thrusters", "damping", "delay"},
     {"end_effector", "point", "frame", "position", "gain", "damping"},
     {"end_effector", "point", "position", "rpy", "gain", "base_gain", "weights", "base_position", "damping"},
@@ -139,6 +140,69 @@ void read_pid(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   if (auto f = read_flag(r, m.get("feed_forward"))) c.feed_forward = *f;
 }
 
+namespace {
+
+using sensors::SensorKind;
+
+// A feedback key's sensor: a name of the scenario's `sensors` of one of `kinds`.
+void read_feedback_sensor(Reader& r, const Field& f, const Scenario& scenario, std::initializer_list<SensorKind> kinds,
+                          const std::string& body, std::string& out) {
+  if (!f.present()) return;
+  const auto name = r.string(f);
+  if (!name) return;
+  std::vector<std::string> names;
+  for (const model::SensorSpec& s : scenario.sensors) names.push_back(s.parameters.name);
+  const auto it = std::find_if(scenario.sensors.begin(), scenario.sensors.end(),
+                               [&](const model::SensorSpec& s) { return s.parameters.name == *name; });
+  if (it == scenario.sensors.end()) {
+    r.error(f, did_you_mean("sensor", *name, names));
+    return;
+  }
+  std::string wanted;
+  for (SensorKind k : kinds) {
+    if (it->parameters.kind == k) {
+      if (!body.empty() && it->body != body)
+        r.error(f, "sensor '" + *name + "' is on body '" + it->body + "', not on '" + body + "' that the controller drives");
+      else
+        out = *name;
+      return;
+    }
+    wanted += (wanted.empty() ? "" : " or ") + std::string(sensors::kind_name(k));
+  }
+  r.error(f, "sensor '" + *name + "' is of type " + sensors::kind_name(it->parameters.kind) +
+                 "; expected a sensor of type " + wanted + " here");
+}
+
+// pose_pd `feedback` (README "Sensors"): the sensors each part of the vehicle's state comes from.
+void read_feedback(Reader& r, const Field& f, const Scenario& scenario, const std::string& body, model::FeedbackSpec& out) {
+  if (!f.present()) return;
+  Mapping m(r, f, {"depth", "position", "attitude", "angular_rate", "velocity"});
+  if (!m.ok()) return;
+  read_feedback_sensor(r, m.get("depth"), scenario, {SensorKind::pressure}, body, out.depth);
+  read_feedback_sensor(r, m.get("position"), scenario, {SensorKind::pose}, body, out.position);
+  if (m.has("depth") && m.has("position"))
+    r.error(m.get("depth"), "give the depth by 'depth' or by 'position', not both");
+  const Field attitude = m.get("attitude");
+  if (attitude.present() && attitude.value.IsMap()) {
+    Mapping a(r, attitude, {"estimator", "imu", "heading", "time_constant", "heading_time_constant"});
+    if (a.ok()) {
+      r.choice(a.require("estimator"), {"complementary"});
+      out.estimator = true;
+      const Field imu = a.require("imu");
+      read_feedback_sensor(r, imu, scenario, {SensorKind::imu}, body, out.imu);
+      read_feedback_sensor(r, a.get("heading"), scenario, {SensorKind::heading, SensorKind::magnetometer}, body, out.heading);
+      a.read("time_constant", out.filter.time_constant, Sign::positive, "s");
+      a.read("heading_time_constant", out.filter.heading_time_constant, Sign::positive, "s");
+    }
+  } else {
+    read_feedback_sensor(r, attitude, scenario, {SensorKind::pose}, body, out.attitude);
+  }
+  read_feedback_sensor(r, m.get("angular_rate"), scenario, {SensorKind::imu}, body, out.angular_rate);
+  read_feedback_sensor(r, m.get("velocity"), scenario, {SensorKind::dvl}, body, out.velocity);
+}
+
+}  // namespace
+
 void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   const Field body = m.require("body");
   if (auto s = r.string(body)) {
@@ -157,6 +221,7 @@ void read_pose_pd(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {
   m.read("ki", c.pose.ki, Sign::non_negative, "");
   m.read("limit", c.pose.limit, Sign::positive, "");
   read_held_axes(r, m.get("hold"), c.held);
+  read_feedback(r, m.get("feedback"), cx.scenario, c.body, c.feedback);
 }
 
 void read_allocation(Reader& r, Mapping& m, const Context& cx, ControllerSpec& c) {

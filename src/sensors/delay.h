@@ -39,6 +39,7 @@ class ReadingDelay {
   void release(double t, double tolerance) {
     while (count_ > 0 && ring_[head_].time + latency_ <= t + tolerance) {
       held_ = ring_[head_].reading;
+      out_ = true;
       head_ = (head_ + 1) % ring_.size();
       --count_;
     }
@@ -46,6 +47,8 @@ class ReadingDelay {
 
   // The reading out at the last release (NaN before the first is out).
   const Reading& held() const { return held_; }
+  // held(), or before the first is out the first reading measured (NaN before any).
+  const Reading& held_or_first() const { return out_ || count_ == 0 ? held_ : ring_[head_].reading; }
 
  private:
   struct Entry {
@@ -55,6 +58,7 @@ class ReadingDelay {
   double latency_;
   std::vector<Entry> ring_;
   std::size_t head_ = 0, count_ = 0;
+  bool out_ = false;
   Reading held_;
 };
 

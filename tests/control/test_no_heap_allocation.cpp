@@ -189,3 +189,30 @@ TEST_CASE("sensors in the simulator: measuring, delaying and releasing do not al
   CHECK(allocations.load() == 0);
   CHECK(std::isfinite(sensors.reading(0)[0]));  // released after 25 samples
 }
+
+TEST_CASE("controllers on sensors in the simulator: the fed sensors, the filter and the pose_pd do not allocate") {
+  // The BlueROV2 example flying on its IMU (complementary filter), compass and pressure sensor.
+  const scenario::Scenario s = scenario::load_scenario(std::string(UWSIM_SOURCE_DIR) + "/scenarios/bluerov2_sensor_feedback.yaml");
+  const dynamics::Model model = model::build_model(s);
+  dynamics::Workspace ws(model);
+  dynamics::ControllerSet controllers(model);
+  dynamics::SensorSet sensors(model);
+  std::vector<double> x = model.x0, xdot(x.size());
+  dynamics::evaluate(model, 0.0, x.data(), xdot.data(), ws);
+  sensors.sample_feedback(0.0, x.data(), ws);
+  REQUIRE(controllers.update(0.0, x.data(), ws));
+  allocations = 0;
+  counting = true;
+  for (int k = 1; k <= 50; ++k) {
+    const double t = k * 0.01;
+    dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += 0.01 * xdot[i];
+    dynamics::evaluate(model, t, x.data(), xdot.data(), ws);
+    sensors.sample_feedback(t, x.data(), ws);
+    controllers.update(t, x.data(), ws);
+    sensors.sample_outputs(t, x.data(), ws);
+  }
+  counting = false;
+  CHECK(allocations.load() == 0);
+  CHECK(std::isfinite(ws.sensors[0][0]));
+}

@@ -30,7 +30,8 @@ struct Sample {
 };
 
 // The run's samples with every sensor's output beside them, as the recorder writes them
-// (output/recorder.h holds the same SensorSet and samples it the same way).
+// (the driver holds the same SensorSet, dynamics/sensor_set.h, and samples these sensors, on
+// which no controller flies, the same way; the recorder writes what it holds).
 class Collect : public integrate::SampleSink {
  public:
   Collect(const dynamics::Model& model, std::size_t body) : model_(model), body_(body), sensors_(model) {}

@@ -23,6 +23,7 @@ struct Samples {
   std::vector<std::vector<spatial::Pose>> X_WB;  // every body's pose
   std::vector<std::vector<spatial::Vec6>> V_WB_B;  // every body's velocity, Fossen order [u v w p q r]
   std::vector<std::vector<double>> connector_distance, connector_angle;  // m, rad: each connector's error
+  std::vector<std::vector<sensors::Reading>> sensors;  // every sensor's output (Workspace::sensors)
 };
 
 class RecordingSink : public integrate::SampleSink {
@@ -34,6 +35,7 @@ class RecordingSink : public integrate::SampleSink {
     r_.x.emplace_back(x, x + n_);
     r_.xdot.emplace_back(xdot, xdot + n_);
     r_.signals.push_back(ws.controllers);
+    r_.sensors.push_back(ws.sensors);
     r_.thrusters.push_back(ws.thrusters);
     r_.X_WB.emplace_back();
     r_.connector_distance.emplace_back();
