@@ -1,8 +1,7 @@
-// References: [Mahony2008] eq. (32). Equation numbers (1)–(5): complementary_filter.h, with (5)
-// taken as a split step: the gyro first, R̂ = R̂_{k−1} exp(T ω_B) (5a), then v̂ and e_ψ of (2)–(3)
-// at that R̂ and R̂_k = R̂ exp(T ω_c) (5b), so the correction compares the measurements with the
-// estimate at the same instant (a steady turn is then followed exactly; evaluated at R̂_{k−1}
-// it would lead the truth by one gyro step). A gyro bias's fixed point is sin(θ + Tb) = bτ.
+// References: [Mahony2008] eq. (32). The step (5a), (1)–(4), (5b) is complementary_filter.h's: the
+// gyro first, then the correction compares the measurements with the estimate at the same
+// instant (evaluated at R̂_{k−1} it would lead a steady turn by one gyro step). A gyro bias's
+// fixed point is then sin(θ + Tb) = bτ.
 #include "control/complementary_filter.h"
 
 #include <algorithm>

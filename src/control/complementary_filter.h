@@ -6,16 +6,18 @@
 // explicit complementary filter, with its integral (gyro bias) gain k_I = 0.
 //
 // At each sample k, T after the previous one, with the gyroscope's ω_B and the accelerometer's
-// specific force f_B (both in body axes) and the estimate R̂ = R̂_{k−1} (body → NED):
+// specific force f_B (both in body axes), the gyroscope's step first (a split step: a steady
+// turn is then followed exactly, not one gyro step ahead) and the estimate R̂ it gives (body → NED):
+//   R̂    = R̂_{k−1} exp(T ω_B)                                                          (5a)
 //   v_B  = −f_B / ‖f_B‖     the measured direction of gravity (NED down, e_z) in B     (1)
 //   v̂_B  = R̂ᵀ e_z           the same direction by the estimate                        (2)
 //   e_ψ  = wrap(ψ_m − ψ(R̂))                         heading sensor: its yaw ψ_m (ZYX)
 //        = ∠(h(R̂ m_B) → h(m_W)) about e_z           magnetometer: h the horizontal part  (3)
 //   ω_c  = (1/τ) v_B × v̂_B + (1/τ_ψ) e_ψ R̂ᵀ e_z      the correction ([Mahony2008] ω_mes)  (4)
-//   R̂_k  = R̂_{k−1} exp(T (ω_B + ω_c))                                                  (5)
+//   R̂_k  = R̂ exp(T ω_c)                                                                (5b)
 // The tilt term of (4) lies in the plane orthogonal to v̂ (it tilts, never turns about the
 // vertical), the heading term turns about the vertical only: R̂ exp(T e_ψ R̂ᵀe_z /τ_ψ) =
-// R_z(T e_ψ/τ_ψ) R̂. For a tilt error θ between v and v̂ and an exact gyroscope, (5) gives
+// R_z(T e_ψ/τ_ψ) R̂. For a tilt error θ between v and v̂ and an exact gyroscope, (5b) gives
 // θ_k = θ_{k−1} − (T/τ) sin θ_{k−1}: Euler's step of θ̇ = −sin θ / τ, whose solution is
 //   tan(θ/2) = tan(θ₀/2) e^{−t/τ}      (≈ θ₀ e^{−t/τ}: a first-order decay of time constant τ) (6)
 // A constant gyroscope bias b (orthogonal to v) leaves a tilt error whose sine is bτ, reached
@@ -56,7 +58,7 @@ class ComplementaryFilter {
   // Starts the estimate at q_WB (tests; the first update() starts it from its measurements).
   void start(const spatial::Quat& q_WB);
   // The first call starts the estimate (`held_yaw` is the yaw it takes without a heading
-  // source); each later one is the step (1)–(5) over T = dt.
+  // source); each later one is the step (5a), (1)–(4), (5b) over T = dt.
   void update(double dt, const spatial::Vec3& w_B, const spatial::Vec3& f_B, const HeadingMeasurement& heading,
               double held_yaw = 0.0);
 

@@ -209,14 +209,6 @@ void SensorSet::sample_feedback(double t, const double* x, Workspace& ws) {
   write(ws, t);
 }
 
-bool SensorSet::feedback_needs_accelerations(double t) const {
-  for (std::size_t i = 0; i < states_.size(); ++i) {
-    const SensorKind kind = model_.sensors[i].parameters.kind;
-    if (states_[i].fed && (kind == SensorKind::imu || kind == SensorKind::wrench) && due(i, t)) return true;
-  }
-  return false;
-}
-
 double SensorSet::next_feedback_tick() const {
   double t = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < states_.size(); ++i)

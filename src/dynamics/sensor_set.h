@@ -26,8 +26,8 @@
 //     before the controllers' samples at t (sample_feedback), so a controller sampled at t reads
 //     what its sensors measured at t. Its specific force or connector wrench is that of the
 //     evaluation f(t, x) with the commands held from before t (the controllers' outputs at t
-//     cannot enter what they are computed from): the driver evaluates f(t, x) first when one
-//     is due (feedback_needs_accelerations).
+//     cannot enter what they are computed from): the driver evaluates f(t, x) at the accepted
+//     state first when one is due (next_feedback_tick).
 // Either way the recorder writes Workspace::sensors at each output sample: what was measured.
 //
 // Noise: each sensor draws from its own stream (sensors/random.h, seeded by its `seed`), a fixed
@@ -75,8 +75,6 @@ class SensorSet {
   // (an IMU's or wrench sensor's accelerations from the evaluation in `ws`), readings due are
   // let out, and the outputs are written into ws.
   void sample_feedback(double t, const double* x, Workspace& ws);
-  // Whether a fed IMU or wrench sensor is due at t: then f(t, x) must be in `ws` first.
-  bool feedback_needs_accelerations(double t) const;
   // The earliest next tick of a fed sensor (+∞ without any).
   double next_feedback_tick() const;
   bool fed(std::size_t i) const { return states_[i].fed; }
